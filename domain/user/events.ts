@@ -1,0 +1,9 @@
+import type { Message } from '../decider';
+
+export type UserSignedUp = Message<
+  'UserSignedUp',
+  { id: number; uuid: string; email: string; firstName: string; lastName: string; distinctId: string; passwordHash: string | null; at: string }
+>;
+export type UserSwitchedOrganization = Message<'UserSwitchedOrganization', { organizationId: string; teamId: number | null; at: string }>;
+
+export type UserEvent = UserSignedUp | UserSwitchedOrganization;

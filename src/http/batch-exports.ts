@@ -1,0 +1,7 @@
+import { Router } from 'express';
+import type { Services } from '../container';
+
+/** Placeholder: this resource is not built yet. */
+export function batchExportsRouter(_services: Services) {
+  return Router();
+}

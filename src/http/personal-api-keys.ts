@@ -1,0 +1,7 @@
+import { Router } from 'express';
+import type { Services } from '../container';
+
+/** Placeholder: this resource is not built yet. */
+export function personalApiKeysRouter(_services: Services) {
+  return Router();
+}
