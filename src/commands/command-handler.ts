@@ -2,7 +2,7 @@ import type { Command, Decider, Message } from '../../domain/decider';
 import type { EventStore, RecordedEvent } from '../eventstore/port';
 import { StreamNotFoundError, WrongExpectedVersionError } from '../eventstore/port';
 import type { ProjectionRunner } from '../projections/runner';
-import { CURRENT_SCHEMA_VERSION, upcast } from './upcasting';
+import { currentSchemaVersion, upcast } from './upcasting';
 
 export class PreconditionFailedError extends Error {
   constructor(readonly expected: bigint, readonly actual: bigint) {
@@ -73,7 +73,7 @@ export class CommandHandler {
           events.map((e) => ({
             type: e.type,
             data: e.data,
-            metadata: { ...command.metadata, ...e.metadata, schemaVersion: CURRENT_SCHEMA_VERSION },
+            metadata: { ...command.metadata, ...e.metadata, schemaVersion: currentSchemaVersion(e.type) },
           })),
           { expectedRevision: revision < 0n ? 'no_stream' : revision },
         );

@@ -1,21 +1,36 @@
 import type { RecordedEvent } from '../eventstore/port';
 
-/** Stamped on every event written; readers turn older versions into the current shape before folding. */
-export const CURRENT_SCHEMA_VERSION = 1;
+/**
+ * Event schemas evolve per event type. Every stored event carries `metadata.schemaVersion`; an upcaster turns
+ * version N of a type into N+1, and readers (command handling, projections, history) apply the chain on read, so
+ * events written by older releases fold into today's state and read models rebuild from them.
+ */
+export type Upcaster = { type: string; from: number; up: (data: any, metadata: Record<string, any>) => any };
 
-type Upcaster = (event: RecordedEvent) => RecordedEvent;
-
-/** Keyed by `<event type>@<version it upgrades from>`; each step raises the version by one. */
 const upcasters = new Map<string, Upcaster>();
 
+export function registerUpcaster(upcaster: Upcaster) {
+  const key = `${upcaster.type}@${upcaster.from}`;
+  if (upcasters.has(key)) throw new Error(`two upcasters for ${key}`);
+  upcasters.set(key, upcaster);
+}
+
+/** The version writers stamp on a new event of this type: one past the last upcaster's source version. */
+export function currentSchemaVersion(type: string): number {
+  let version = 1;
+  while (upcasters.has(`${type}@${version}`)) version += 1;
+  return version;
+}
+
 export function upcast(event: RecordedEvent): RecordedEvent {
-  let current = event;
-  let version = Number(current.metadata?.schemaVersion ?? 1);
-  while (version < CURRENT_SCHEMA_VERSION) {
-    const step = upcasters.get(`${current.type}@${version}`);
+  let version = Number(event.metadata?.schemaVersion ?? 1);
+  let step = upcasters.get(`${event.type}@${version}`);
+  if (!step) return event;
+  let data = event.data;
+  while (step) {
+    data = step.up(data, event.metadata);
     version += 1;
-    if (step) current = step(current);
-    current = { ...current, metadata: { ...current.metadata, schemaVersion: version } };
+    step = upcasters.get(`${event.type}@${version}`);
   }
-  return current;
+  return { ...event, data, metadata: { ...event.metadata, schemaVersion: version } };
 }

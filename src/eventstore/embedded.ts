@@ -45,6 +45,7 @@ export class EmbeddedEventStore implements EventStore {
   private readonly appended = new EventEmitter();
   private closed = false;
   private readonly stmt: Record<string, Database.Statement>;
+  private readonly prepared = new Map<string, Database.Statement>();
 
   constructor(dataDir: string, file = 'events.db') {
     mkdirSync(dataDir, { recursive: true });
@@ -112,6 +113,15 @@ export class EmbeddedEventStore implements EventStore {
       return { nextExpectedRevision: BigInt(revision), position: BigInt(position) };
     })();
 
+  private prepare(sql: string) {
+    let statement = this.prepared.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.prepared.set(sql, statement);
+    }
+    return statement;
+  }
+
   async appendToStream(stream: string, events: NewEvent[], options: { expectedRevision?: ExpectedRevision } = {}) {
     if (this.closed) throw new Error('event store is closed');
     if (events.length === 0) throw new Error('append needs at least one event');
@@ -124,7 +134,7 @@ export class EmbeddedEventStore implements EventStore {
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const backwards = options.direction === 'backwards';
     const from = options.fromRevision ?? (backwards ? BigInt(Number.MAX_SAFE_INTEGER) : 0n);
-    const rows = this.db
+    const rows = this
       .prepare(
         `SELECT * FROM events WHERE stream = ? AND revision ${backwards ? '<=' : '>='} ? ORDER BY revision ${backwards ? 'DESC' : 'ASC'} LIMIT ?`,
       )
@@ -151,7 +161,7 @@ export class EmbeddedEventStore implements EventStore {
       where.push(`type IN (${filter.eventTypes.map(() => '?').join(',') || "''"})`);
       params.push(...filter.eventTypes);
     }
-    const rows = this.db
+    const rows = this
       .prepare(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ?`)
       .all(...params, maxCount) as Row[];
     return rows.map(toRecorded);

@@ -4,6 +4,7 @@ import { categoryOf } from '../eventstore/port';
 import type { Doc, DocumentChange, ReadStore } from '../readstore/port';
 import { applyEvent, documentKey, DocumentKey, Projection } from '../../projections/projection';
 import type { Logger } from '../logger';
+import { upcast } from '../commands/upcasting';
 
 const BATCH = 1000;
 /** How long a partial batch waits for more events before it is written (live events arrive one at a time). */
@@ -13,7 +14,8 @@ export type RunOptions = {
   /** Physical collection names: the live ones, or `<name>__rebuild` while a rebuild fills new ones. */
   collectionName?: (logical: string) => string;
   checkpointName?: string;
-  onProgress?: (position: bigint) => void;
+  /** After each committed batch: the position reached and how many events the batch held. */
+  onProgress?: (position: bigint, events: number) => void;
   /** Stop once the subscription reports it reached the head (rebuilds). */
   untilCaughtUp?: boolean;
 };
@@ -112,9 +114,10 @@ export class ProjectionRunner {
     const iterator = subscription[Symbol.asyncIterator]();
     let buffer: RecordedEvent[] = [];
     const flush = async (position: bigint) => {
+      const count = buffer.length;
       await this.applyBatch(p, buffer, position, name, collection);
       buffer = [];
-      options.onProgress?.(position);
+      options.onProgress?.(position, count);
     };
     try {
       let pending = iterator.next();
@@ -128,7 +131,7 @@ export class ProjectionRunner {
         pending = iterator.next();
         const item: SubscriptionItem = next.value;
         if (item.kind === 'event') {
-          buffer.push(item.event);
+          buffer.push(upcast(item.event));
           if (buffer.length >= BATCH) await flush(item.event.position);
         } else {
           await flush(item.position);
