@@ -9,6 +9,8 @@ const schema = z.object({
   PUBLIC_URL: z.url().optional(),
   EVENTSTORE_URL: z.string().regex(/^esdb(\+discover)?:\/\//, 'must start with esdb:// or esdb+discover://').optional(),
   MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+  /** Requests per minute per personal API key; unset or 0: no throttling. */
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   BOOTSTRAP_EMAIL: z.string().regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address').default('admin@localhost'),
   BOOTSTRAP_PASSWORD: z.string().min(8).optional(),
@@ -16,6 +18,14 @@ const schema = z.object({
   BOOTSTRAP_PROJECT_NAME: z.string().min(1).max(200).default('Default project'),
   BOOTSTRAP_PERSONAL_API_KEY: z.string().startsWith('phx_').min(12).optional(),
   BOOTSTRAP_PROJECT_API_KEY: z.string().startsWith('phc_').min(12).optional(),
+  /** Comma-separated ip[:port] list the domain verification asks; unset: the system's resolvers. */
+  DNS_SERVERS: z.string().regex(/^\s*[^,\s]+(\s*,\s*[^,\s]+)*\s*$/, 'must be a comma-separated list of ip[:port]').optional(),
+  DOMAIN_VERIFICATION_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be a DNS label').default('_chronicle-challenge'),
+  /** Batch exports: the worker (scheduler + delivery) runs in the service unless set to off. */
+  BATCH_EXPORT_WORKER: z.enum(['on', 'off']).default('on'),
+  BATCH_EXPORT_TICK_MS: z.coerce.number().int().min(10).default(5000),
+  BATCH_EXPORT_RETRY_BACKOFF_MS: z.coerce.number().int().min(0).default(60_000),
+  BATCH_EXPORT_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
 });
 
 export type Config = z.infer<typeof schema> & { DATA_DIR: string };

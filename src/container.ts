@@ -6,6 +6,7 @@ import type { Config } from './config';
 import { EmbeddedEventStore } from './eventstore/embedded';
 import { EventStoreDbEventStore } from './eventstore/eventstoredb';
 import type { EventStore } from './eventstore/port';
+import { KeyThrottle } from './http/throttle';
 import { Logger } from './logger';
 import { ProjectionRunner } from './projections/runner';
 import { EmbeddedReadStore } from './readstore/embedded';
@@ -19,6 +20,7 @@ export const TOKENS = {
   ReadStore: Symbol('ReadStore'),
   Projections: Symbol('Projections'),
   Commands: Symbol('Commands'),
+  Throttle: Symbol('Throttle'),
 } as const;
 
 /** What request handlers and background workers use; resolved from the container once per app. */
@@ -29,6 +31,7 @@ export type Services = {
   readStore: ReadStore;
   projections: ProjectionRunner;
   commands: CommandHandler;
+  throttle: KeyThrottle;
 };
 
 /** The adapter behind each port follows the configuration: a URL selects the production engine. */
@@ -43,6 +46,7 @@ export function createContainer(config: Config, logger = new Logger(config.LOG_L
   const projections = new ProjectionRunner(eventStore, readStore, allProjections, logger);
   c.register(TOKENS.Projections, { useValue: projections });
   c.register(TOKENS.Commands, { useValue: new CommandHandler(eventStore, projections) });
+  c.register(TOKENS.Throttle, { useValue: new KeyThrottle(config.API_RATE_LIMIT_PER_MINUTE) });
   return c;
 }
 
@@ -54,5 +58,6 @@ export function servicesOf(c: DependencyContainer): Services {
     readStore: c.resolve(TOKENS.ReadStore),
     projections: c.resolve(TOKENS.Projections),
     commands: c.resolve(TOKENS.Commands),
+    throttle: c.resolve(TOKENS.Throttle),
   };
 }

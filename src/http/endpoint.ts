@@ -94,6 +94,7 @@ export function resource(router: Router, services: Services, path: string, opera
     operations,
     async (operation, req, res) => {
       const principal = await authenticate(req, services);
+      if (principal.key) services.throttle.check(principal.key.id);
       if (operation.scope) requireScope(principal, operation.scope);
       const base = baseContext(req, res, services);
       return operation.handler({ ...base, principal, metadata: { ...base.metadata, userId: principal.user.id } });
