@@ -31,6 +31,14 @@ type Row = {
   created: string;
 };
 
+type PendingAppend = {
+  stream: string;
+  events: (NewEvent & { givenId: boolean; id: string })[];
+  expected: ExpectedRevision;
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+};
+
 /** Another process (the rebuild CLI, a second server) may append to the same file: poll at least this often. */
 const CROSS_PROCESS_POLL_MS = 500;
 const SUBSCRIPTION_PAGE = 2000;
@@ -46,6 +54,8 @@ export class EmbeddedEventStore implements EventStore {
   private closed = false;
   private readonly stmt: Record<string, Database.Statement>;
   private readonly prepared = new Map<string, Database.Statement>();
+  private pending: PendingAppend[] = [];
+  private flushScheduled = false;
 
   constructor(dataDir: string, file = 'events.db') {
     mkdirSync(dataDir, { recursive: true });
@@ -85,33 +95,67 @@ export class EmbeddedEventStore implements EventStore {
     };
   }
 
-  private readonly appendTx = (stream: string, events: (NewEvent & { givenId: boolean; id: string })[], expected: ExpectedRevision) =>
-    this.db.transaction((): AppendResult => {
-      const row = this.stmt.streamRevision.get(stream) as { revision: number } | undefined;
-      const current = row ? BigInt(row.revision) : -1n;
-      // An id the caller chose and that is already in the stream makes this a retry of an earlier append.
-      const fresh = events.filter((e) => !e.givenId || !this.stmt.eventInStream.get(stream, e.id));
-      if (fresh.length === 0) {
-        const last = this.stmt.eventInStream.get(stream, events[events.length - 1].id) as { position: number };
-        return { nextExpectedRevision: current, position: BigInt(last.position) };
-      }
-      if (!expectedRevisionMatches(expected, current)) {
-        throw new WrongExpectedVersionError(stream, expected, current < 0n ? 'no_stream' : current);
-      }
-      const category = categoryOf(stream);
-      const created = new Date().toISOString();
-      let revision = Number(current);
-      let position = 0;
-      for (const e of fresh) {
-        revision += 1;
-        const info = this.stmt.insert.run(
-          stream, category, revision, e.id, e.type, JSON.stringify(e.data ?? {}), JSON.stringify(e.metadata ?? {}), created,
-        );
-        position = Number(info.lastInsertRowid);
-      }
-      this.stmt.setRevision.run(stream, revision);
-      return { nextExpectedRevision: BigInt(revision), position: BigInt(position) };
-    })();
+  /** One append inside the group's transaction; throws WrongExpectedVersionError for this append alone. */
+  private appendOne({ stream, events, expected }: PendingAppend): AppendResult {
+    const row = this.stmt.streamRevision.get(stream) as { revision: number } | undefined;
+    const current = row ? BigInt(row.revision) : -1n;
+    // An id the caller chose and that is already in the stream makes this a retry of an earlier append.
+    const fresh = events.filter((e) => !e.givenId || !this.stmt.eventInStream.get(stream, e.id));
+    if (fresh.length === 0) {
+      const last = this.stmt.eventInStream.get(stream, events[events.length - 1].id) as { position: number };
+      return { nextExpectedRevision: current, position: BigInt(last.position) };
+    }
+    if (!expectedRevisionMatches(expected, current)) {
+      throw new WrongExpectedVersionError(stream, expected, current < 0n ? 'no_stream' : current);
+    }
+    const category = categoryOf(stream);
+    const created = new Date().toISOString();
+    let revision = Number(current);
+    let position = 0;
+    for (const e of fresh) {
+      revision += 1;
+      const info = this.stmt.insert.run(
+        stream, category, revision, e.id, e.type, JSON.stringify(e.data ?? {}), JSON.stringify(e.metadata ?? {}), created,
+      );
+      position = Number(info.lastInsertRowid);
+    }
+    this.stmt.setRevision.run(stream, revision);
+    return { nextExpectedRevision: BigInt(revision), position: BigInt(position) };
+  }
+
+  /**
+   * Group commit: appends that arrive in the same turn of the event loop share one transaction, so one fsync makes
+   * them all durable. Each keeps its own expected-revision check; a conflict fails that append only.
+   */
+  private flushAppends() {
+    this.flushScheduled = false;
+    const group = this.pending.splice(0);
+    if (group.length === 0) return;
+    let outcomes: ({ ok: AppendResult } | { error: unknown })[];
+    try {
+      outcomes = this.db.transaction(() =>
+        group.map((item) => {
+          try {
+            return { ok: this.appendOne(item) };
+          } catch (error) {
+            if (error instanceof WrongExpectedVersionError) return { error };
+            throw error;
+          }
+        }),
+      )();
+    } catch (error) {
+      for (const item of group) item.reject(error);
+      return;
+    }
+    let head = 0n;
+    outcomes.forEach((outcome, i) => {
+      if ('ok' in outcome) {
+        if (outcome.ok.position > head) head = outcome.ok.position;
+        group[i].resolve(outcome.ok);
+      } else group[i].reject(outcome.error);
+    });
+    if (head > 0n) this.appended.emit('appended', head);
+  }
 
   private prepare(sql: string) {
     let statement = this.prepared.get(sql);
@@ -126,9 +170,13 @@ export class EmbeddedEventStore implements EventStore {
     if (this.closed) throw new Error('event store is closed');
     if (events.length === 0) throw new Error('append needs at least one event');
     const prepared = events.map((e) => ({ ...e, givenId: e.id !== undefined, id: e.id ?? randomUUID() }));
-    const result = this.appendTx(stream, prepared, options.expectedRevision ?? 'any');
-    this.appended.emit('appended', result.position);
-    return result;
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.pending.push({ stream, events: prepared, expected: options.expectedRevision ?? 'any', resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flushAppends());
+      }
+    });
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -211,6 +259,7 @@ export class EmbeddedEventStore implements EventStore {
 
   async close() {
     if (this.closed) return;
+    this.flushAppends();
     this.closed = true;
     this.appended.emit('appended', 0n);
     this.db.close();
