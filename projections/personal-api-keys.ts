@@ -25,6 +25,8 @@ export const personalApiKeysProjection: Projection = {
           created_at: d.at,
           last_used_at: null,
         };
+      case 'PersonalApiKeyDeleted':
+        return null;
       default:
         return doc;
     }

@@ -3,6 +3,7 @@ import type { Config } from './config';
 import { createContainer, Services, servicesOf } from './container';
 import { bootstrap, BootstrapResult } from './identity/bootstrap';
 import { createApp } from './http/app';
+import { startBatchExportWorker } from './exports';
 import type { Logger } from './logger';
 
 export type Chronicle = {
@@ -19,6 +20,8 @@ export async function startChronicle(config: Config, logger?: Logger): Promise<C
   await services.projections.start();
   const bootstrapped = await bootstrap(services);
   const app = createApp(services);
+  // Batch exports (issue 6): the run scheduler and delivery worker, started once the read models are running.
+  const exportWorker = startBatchExportWorker(services);
   let closed = false;
   return {
     app,
@@ -27,6 +30,7 @@ export async function startChronicle(config: Config, logger?: Logger): Promise<C
     async close() {
       if (closed) return;
       closed = true;
+      await exportWorker?.stop(); // batch exports (issue 6)
       await services.projections.stop();
       await services.eventStore.close();
       await services.readStore.close();

@@ -16,4 +16,6 @@ export type PersonalApiKeyCreated = Message<
   }
 >;
 
-export type PersonalApiKeyEvent = PersonalApiKeyCreated;
+export type PersonalApiKeyDeleted = Message<'PersonalApiKeyDeleted', { id: string; userId: number; at: string }>;
+
+export type PersonalApiKeyEvent = PersonalApiKeyCreated | PersonalApiKeyDeleted;

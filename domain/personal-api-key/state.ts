@@ -1,6 +1,6 @@
 import type { PersonalApiKeyEvent } from './events';
 
-export type PersonalApiKeyState = { status: 'none' } | { status: 'active'; id: string; userId: number };
+export type PersonalApiKeyState = { status: 'none' } | { status: 'active' | 'deleted'; id: string; userId: number };
 
 export const initialState = (): PersonalApiKeyState => ({ status: 'none' });
 
@@ -8,5 +8,7 @@ export function evolve(state: PersonalApiKeyState, event: PersonalApiKeyEvent): 
   switch (event.type) {
     case 'PersonalApiKeyCreated':
       return { status: 'active', id: event.data.id, userId: event.data.userId };
+    case 'PersonalApiKeyDeleted':
+      return state.status === 'none' ? state : { ...state, status: 'deleted' };
   }
 }

@@ -8,5 +8,9 @@ export function evolve(state: ProjectState, event: ProjectEvent): ProjectState {
   switch (event.type) {
     case 'ProjectCreated':
       return { status: 'active', id: event.data.id, organizationId: event.data.organizationId, name: event.data.name, apiToken: event.data.apiToken };
+    case 'ProjectUpdated':
+      return state.status === 'active' && event.data.name !== undefined ? { ...state, name: event.data.name } : state;
+    case 'ProjectTokenReset':
+      return state.status === 'active' ? { ...state, apiToken: event.data.apiToken } : state;
   }
 }

@@ -4,6 +4,7 @@ export type SignUpUser = Command<
   'SignUpUser',
   { id: number; uuid: string; email: string; firstName: string; lastName: string; distinctId: string; passwordHash: string | null }
 >;
-export type SwitchOrganization = Command<'SwitchOrganization', { organizationId: string; teamId: number | null }>;
+/** organizationId null: the user belongs to no organization any more. */
+export type SwitchOrganization = Command<'SwitchOrganization', { organizationId: string | null; teamId: number | null }>;
 
 export type UserCommand = SignUpUser | SwitchOrganization;

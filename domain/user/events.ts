@@ -4,6 +4,6 @@ export type UserSignedUp = Message<
   'UserSignedUp',
   { id: number; uuid: string; email: string; firstName: string; lastName: string; distinctId: string; passwordHash: string | null; at: string }
 >;
-export type UserSwitchedOrganization = Message<'UserSwitchedOrganization', { organizationId: string; teamId: number | null; at: string }>;
+export type UserSwitchedOrganization = Message<'UserSwitchedOrganization', { organizationId: string | null; teamId: number | null; at: string }>;
 
 export type UserEvent = UserSignedUp | UserSwitchedOrganization;

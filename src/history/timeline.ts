@@ -28,7 +28,7 @@ export async function documentTimeline(
     const next: Doc | null = projection.evolve(current, event, key);
     if (next === current) continue;
     const after: Doc | null = next && { ...next, _id: key.id };
-    entries.push({ event, before: current, after, changes: diffDocuments(current, after, hidden) });
+    entries.push({ event, before: current, after, changes: diffDocuments(redact(current, hidden), redact(after, hidden)) });
     current = after;
   }
   return entries;
@@ -52,13 +52,27 @@ export function eventTime(event: RecordedEvent): number {
   return Number.isNaN(t) ? event.created.getTime() : t;
 }
 
-const INTERNAL = new Set(['_id', POSITION_FIELD]);
+/** Bookkeeping every change moves: not a change of its own in an audit log. */
+const INTERNAL = new Set(['_id', POSITION_FIELD, 'updated_at', 'last_modified_at', 'last_updated_at']);
 
-export function diffDocuments(before: Doc | null, after: Doc | null, hidden: readonly string[] = []): Change[] {
+/** A copy without the hidden (possibly dotted) paths: secrets never reach a change list. */
+export function redact(doc: Doc | null, hidden: readonly string[]): Doc | null {
+  if (!doc || hidden.length === 0) return doc;
+  const copy = structuredClone(doc);
+  for (const path of hidden) {
+    const parts = path.split('.');
+    let node: any = copy;
+    for (const part of parts.slice(0, -1)) node = node?.[part];
+    if (node && typeof node === 'object') delete node[parts[parts.length - 1]];
+  }
+  return copy;
+}
+
+export function diffDocuments(before: Doc | null, after: Doc | null): Change[] {
   const fields = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
   const changes: Change[] = [];
   for (const field of fields) {
-    if (INTERNAL.has(field) || field.startsWith('_') || hidden.includes(field)) continue;
+    if (INTERNAL.has(field) || field.startsWith('_')) continue;
     const a = before?.[field];
     const b = after?.[field];
     if (JSON.stringify(a) !== JSON.stringify(b)) changes.push({ field, before: a ?? null, after: b ?? null });

@@ -4,6 +4,7 @@ import { Scope, scopesGrant } from '../identity/scopes';
 import { membershipId } from '../../projections/organization-members';
 import type { Principal } from './auth';
 import { apiErrors } from './errors';
+import { INSUFFICIENT_LEVEL } from '../../domain/organization/members';
 
 /** Sessions are not limited by scopes (as in the reference); keys must hold the scope, write implying read. */
 export function requireScope(principal: Principal, scope: Scope) {
@@ -60,4 +61,14 @@ export async function projectAccess(services: Services, principal: Principal, id
   const membership = await membershipOf(services, principal, organization);
   if (!membership) throw apiErrors.permissionDenied("You don't have access to the project.");
   return { project, organization, membership };
+}
+
+/** Organization roles (member 1, admin 8, owner 15): checked here before the body is read, so a lesser caller gets 403 not 400. */
+export function requireLevel(access: OrganizationAccess, level: number) {
+  if (access.membership.level < level) throw apiErrors.permissionDenied(INSUFFICIENT_LEVEL);
+}
+
+/** Operations that only a logged-in person may perform (creating and deleting keys), never a key. */
+export function requireSession(principal: Principal) {
+  if (principal.key) throw apiErrors.permissionDenied('This action does not support personal API key access');
 }

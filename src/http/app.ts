@@ -7,6 +7,7 @@ import { dashboardsRouter } from './dashboards';
 import { domainsRouter } from './domains';
 import { apiErrors, errorMiddleware, sendError } from './errors';
 import { healthRouter } from './health';
+import { historyRouter } from './history';
 import { invitesRouter } from './invites';
 import { membersRouter } from './members';
 import { organizationsRouter } from './organizations';
@@ -22,6 +23,8 @@ export const MANAGEMENT_BODY_LIMIT = '2mb';
 /** Every router of the service. Each registers its specific paths before the parameterised ones they resemble. */
 const routers: ((services: Services) => express.Router)[] = [
   healthRouter,
+  // Before the resources: it answers their retrieves only when asked for a past version (as_of, revision).
+  historyRouter,
   captureRouter,
   sessionsRouter,
   usersRouter,

@@ -87,20 +87,30 @@ function register<Op>(
  * (404) and validation (400).
  */
 export function resource(router: Router, services: Services, path: string, operations: Partial<Record<Method, Operation>>) {
-  register(
-    router,
-    services,
-    path,
-    operations,
-    async (operation, req, res) => {
-      const principal = await authenticate(req, services);
-      if (principal.key) services.throttle.check(principal.key.id);
-      if (operation.scope) requireScope(principal, operation.scope);
-      const base = baseContext(req, res, services);
-      return operation.handler({ ...base, principal, metadata: { ...base.metadata, userId: principal.user.id } });
-    },
-    (req) => authenticate(req, services),
-  );
+  register(router, services, path, operations, (operation, req, res) => runOperation(services, operation, req, res), (req) => authenticate(req, services));
+}
+
+async function runOperation(services: Services, operation: Operation, req: Request, res: Response) {
+  const principal = await authenticate(req, services);
+  if (principal.key) services.throttle.check(principal.key.id);
+  if (operation.scope) requireScope(principal, operation.scope);
+  const base = baseContext(req, res, services);
+  return operation.handler({ ...base, principal, metadata: { ...base.metadata, userId: principal.user.id } });
+}
+
+/**
+ * One operation as a plain express handler that passes the request on (`next()`) unless `applies` says it is
+ * its to answer: how a cross-cutting reading (as-of retrieves) sits in front of a resource's own GET.
+ */
+export function conditionalOperation(services: Services, applies: (req: Request) => boolean, operation: Operation) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    if (!applies(req)) return next();
+    try {
+      send(res, await runOperation(services, operation, req, res));
+    } catch (error) {
+      next(error);
+    }
+  };
 }
 
 /** Operations open to anyone (login, signup): no authentication, same error handling. */

@@ -45,6 +45,7 @@ export function issueToApiError(issue: Issue, input: unknown): ApiError {
       if (issue.origin === 'array') return apiErrors.validation(`Ensure this field has at least ${issue.minimum} elements.`, attr, 'min_length');
       return apiErrors.validation(`Ensure this value is greater than or equal to ${issue.minimum}.`, attr, 'min_value');
     case 'invalid_value':
+      if (value === undefined) return apiErrors.validation('This field is required.', attr, 'required');
       return apiErrors.validation(`"${String(value)}" is not a valid choice.`, attr, 'invalid_choice');
     case 'invalid_format':
       if (issue.format === 'email') return apiErrors.validation('Enter a valid email address.', attr);

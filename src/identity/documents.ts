@@ -82,3 +82,21 @@ export function userSummary(user: UserDoc | null | undefined) {
     hedgehog_config: null,
   };
 }
+
+export type InviteDoc = {
+  _id: string;
+  id: string;
+  organization_id: string;
+  target_email: string;
+  first_name: string;
+  level: number;
+  message: string | null;
+  private_project_access: { id: number; level: 'member' | 'admin' }[];
+  send_email: boolean;
+  emailing_attempt_made: boolean;
+  created_by: number;
+  created_at: string;
+  updated_at: string;
+};
+
+export type LoginSessionDoc = { _id: string; id: string; user_id: number; token_hash: string; expires_at: string; created_at: string };

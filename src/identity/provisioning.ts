@@ -6,7 +6,9 @@ import { projectDecider, projectStream } from '../../domain/project';
 import { userDecider, userStream } from '../../domain/user';
 import { allocateId } from '../commands/ids';
 import type { Services } from '../container';
-import type { OrganizationDoc } from './documents';
+import type { OrganizationSettings } from '../../domain/organization/commands';
+import type { MemberDoc, OrganizationDoc, UserDoc } from './documents';
+import { normalizeEmail } from './email';
 import { generateToken, hashToken, maskToken } from './secrets';
 
 /**
@@ -23,7 +25,7 @@ export async function createUser(
   const uuid = randomUUID();
   await services.commands.handle(userDecider, userStream(id), {
     type: 'SignUpUser',
-    data: { id, uuid, email: input.email, firstName: input.firstName, lastName: input.lastName ?? '', distinctId: randomBytes(24).toString('base64url'), passwordHash: input.passwordHash },
+    data: { id, uuid, email: normalizeEmail(input.email), firstName: input.firstName, lastName: input.lastName ?? '', distinctId: randomBytes(24).toString('base64url'), passwordHash: input.passwordHash },
     metadata,
   });
   return { id, uuid };
@@ -65,12 +67,18 @@ export async function createProject(services: Services, metadata: CommandMetadat
 export async function createOrganization(
   services: Services,
   metadata: CommandMetadata,
-  input: { name: string; owner: { id: number; uuid: string }; projectName?: string; projectApiToken?: string },
+  input: { name: string; owner: { id: number; uuid: string }; projectName?: string; projectApiToken?: string; settings?: OrganizationSettings },
 ) {
   const id = randomUUID();
   await services.commands.handle(organizationDecider, organizationStream(id), {
     type: 'CreateOrganization',
-    data: { id, name: input.name, slug: await uniqueSlug(services, input.name), owner: { userId: input.owner.id, userUuid: input.owner.uuid, membershipId: randomUUID() } },
+    data: {
+      id,
+      name: input.name,
+      slug: await uniqueSlug(services, input.name),
+      owner: { userId: input.owner.id, userUuid: input.owner.uuid, membershipId: randomUUID() },
+      settings: input.settings,
+    },
     metadata,
   });
   const project = await createProject(services, metadata, { organizationId: id, name: input.projectName ?? 'Default project', apiToken: input.projectApiToken });
@@ -107,3 +115,26 @@ export async function createPersonalApiKey(
 }
 
 export const organizationById = (services: Services, id: string) => services.readStore.get<OrganizationDoc>('organizations', id);
+
+/**
+ * After a user left an organization (or it was deleted): if it was their current one, another of theirs (the
+ * oldest membership) becomes current, with its first project; with none left, nothing is current.
+ */
+export async function moveOffOrganization(services: Services, metadata: CommandMetadata, userIds: number[], organizationId: string) {
+  for (const userId of userIds) {
+    const user = await services.readStore.get<UserDoc>('users', userId);
+    if (!user || user.current_organization_id !== organizationId) continue;
+    const memberships = await services.readStore.find<MemberDoc>(
+      'organization_members',
+      { user_id: userId, organization_id: { $ne: organizationId } },
+      { sort: [['joined_at', 1]] },
+    );
+    const organizations = await services.readStore.getMany<OrganizationDoc>('organizations', memberships.map((m) => m.organization_id));
+    const next = memberships.map((m) => organizations.find((o) => o.id === m.organization_id)).find((o) => o !== undefined) ?? null;
+    await services.commands.handle(userDecider, userStream(userId), {
+      type: 'SwitchOrganization',
+      data: { organizationId: next?.id ?? null, teamId: next?.teams[0]?.id ?? null },
+      metadata,
+    });
+  }
+}

@@ -34,6 +34,8 @@ export class ProjectionRunner {
   private readonly subscriptions = new Set<Subscription>();
   private readonly loops: Promise<void>[] = [];
   private stopped = false;
+  /** Awaited before each batch of an async read model, so it can yield to more urgent work (see setAsyncGate). */
+  private asyncGate: () => Promise<void> = async () => undefined;
 
   constructor(
     private readonly eventStore: EventStore,
@@ -42,6 +44,14 @@ export class ProjectionRunner {
     private readonly logger: Logger,
   ) {
     this.progress.setMaxListeners(0);
+  }
+
+  /**
+   * Lets async read models (ingestion's) give way: ingestion installs a gate that holds their batches back while
+   * batches are being acknowledged, so catching up never slows an acknowledgement. Awaited read models never wait.
+   */
+  setAsyncGate(gate: () => Promise<void>) {
+    this.asyncGate = gate;
   }
 
   async start() {
@@ -115,6 +125,7 @@ export class ProjectionRunner {
     let buffer: RecordedEvent[] = [];
     const flush = async (position: bigint) => {
       const count = buffer.length;
+      if (p.lag === 'async') await this.asyncGate();
       await this.applyBatch(p, buffer, position, name, collection);
       buffer = [];
       options.onProgress?.(position, count);

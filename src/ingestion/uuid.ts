@@ -1,0 +1,50 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+
+let lastMs = 0;
+let counter = 0;
+
+/**
+ * A UUIDv7 (RFC 9562): millisecond time first, so generated ids sort by arrival like the reference's, with a
+ * 12-bit counter in rand_a keeping ids made within one millisecond in order.
+ */
+export function uuidv7(now = Date.now()): string {
+  if (now <= lastMs) {
+    counter += 1;
+    if (counter > 0xfff) {
+      lastMs += 1;
+      counter = 0;
+    }
+  } else {
+    lastMs = now;
+    counter = 0;
+  }
+  const bytes = randomBytes(16);
+  const ms = lastMs;
+  bytes[0] = Math.floor(ms / 2 ** 40) & 0xff;
+  bytes[1] = Math.floor(ms / 2 ** 32) & 0xff;
+  bytes[2] = (ms >>> 24) & 0xff;
+  bytes[3] = (ms >>> 16) & 0xff;
+  bytes[4] = (ms >>> 8) & 0xff;
+  bytes[5] = ms & 0xff;
+  bytes[6] = 0x70 | ((counter >>> 8) & 0x0f);
+  bytes[7] = counter & 0xff;
+  bytes[8] = 0x80 | (bytes[8] & 0x3f);
+  return format(bytes);
+}
+
+/** A stable UUID for a name (UUIDv5-shaped, SHA-1): read models use it where the reference shows a UUID id. */
+export function nameUuid(name: string): string {
+  const bytes = createHash('sha1').update(name).digest().subarray(0, 16);
+  bytes[6] = 0x50 | (bytes[6] & 0x0f);
+  bytes[8] = 0x80 | (bytes[8] & 0x3f);
+  return format(bytes);
+}
+
+function format(bytes: Buffer) {
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}

@@ -1,0 +1,110 @@
+import { batchExportDecider } from '../../domain/batch-export';
+import type { BatchExportEvent } from '../../domain/batch-export';
+import { parseExportQuery } from '../../domain/batch-export/hogql';
+import { intervalsBetween, runIdFor } from '../../domain/batch-export/intervals';
+import { DeciderSpecification, meta } from '../support/decider-spec';
+
+const spec = DeciderSpecification(batchExportDecider);
+const id = '11111111-1111-4111-8111-111111111111';
+const settings = {
+  name: 'Export',
+  model: 'events' as const,
+  destination: { type: 'NoOp' as const, config: {} },
+  interval: 'hour' as const,
+  start_at: null,
+  end_at: null,
+  hogql_query: null,
+  schema: null,
+};
+const created: BatchExportEvent = {
+  type: 'BatchExportCreated',
+  data: { ...settings, id, organizationId: 'org', teamId: 1, paused: false, createdBy: 1, at: '2026-01-01T00:00:00.000Z' },
+};
+const paused: BatchExportEvent = { type: 'BatchExportPaused', data: { id, at: '2026-01-01T01:00:00.000Z' } };
+const now = '2026-01-01T05:00:00.000Z';
+
+describe('batch export decider', () => {
+  it('creates an export once', () => {
+    spec.given([]).when({ type: 'CreateBatchExport', data: { ...settings, id, organizationId: 'org', teamId: 1, paused: false }, metadata: meta('2026-01-01T00:00:00.000Z') }).then([created]);
+    spec.given([created]).when({ type: 'CreateBatchExport', data: { ...settings, id, organizationId: 'org', teamId: 1, paused: false }, metadata: meta() }).thenThrows({ kind: 'conflict' });
+  });
+
+  it('refuses a start_at that is not before end_at', () => {
+    spec
+      .given([created])
+      .when({ type: 'UpdateBatchExport', data: { changes: { start_at: '2026-02-01T00:00:00.000Z', end_at: '2026-01-01T00:00:00.000Z' } }, metadata: meta(now) })
+      .thenThrows({ kind: 'validation', attr: 'start_at' });
+  });
+
+  it('pauses once; unpausing with backfill requests the paused gap', () => {
+    spec.given([created]).when({ type: 'PauseBatchExport', data: {}, metadata: meta('2026-01-01T01:00:00.000Z') }).then([paused]);
+    spec.given([created, paused]).when({ type: 'PauseBatchExport', data: {}, metadata: meta(now) }).thenNothingHappened();
+    spec
+      .given([created, paused])
+      .when({ type: 'UnpauseBatchExport', data: { backfill: true, backfillId: 'b1' }, metadata: meta(now) })
+      .then([
+        { type: 'BatchExportUnpaused', data: { id, at: now } },
+        { type: 'BatchExportBackfillRequested', data: { id, backfillId: 'b1', startAt: '2026-01-01T01:00:00.000Z', endAt: now, at: now } },
+      ]);
+    spec.given([created]).when({ type: 'UnpauseBatchExport', data: { backfill: true, backfillId: 'b1' }, metadata: meta(now) }).thenNothingHappened();
+  });
+
+  it('PATCH paused is a pause', () => {
+    spec
+      .given([created])
+      .when({ type: 'UpdateBatchExport', data: { changes: { paused: true, name: 'x' } }, metadata: meta(now) })
+      .then([
+        { type: 'BatchExportUpdated', data: { id, changes: { name: 'x' }, at: now } },
+        { type: 'BatchExportPaused', data: { id, at: now } },
+      ]);
+  });
+
+  it('validates backfills as the reference does', () => {
+    const backfill = (data: Partial<{ startAt: string | null; endAt: string | null; hasData: boolean; earliestEventAt: string | null }>) => ({
+      type: 'BackfillBatchExport' as const,
+      data: { backfillId: 'b', startAt: '2026-01-01T00:00:00.000Z', endAt: '2026-01-01T03:00:00.000Z', hasData: true, earliestEventAt: '2025-12-01T00:00:00.000Z', ...data },
+      metadata: meta(now),
+    });
+    spec.given([created]).when(backfill({ hasData: false })).thenThrows({ detail: 'There is no data to backfill for this model.' });
+    spec.given([created]).when(backfill({ startAt: '2026-01-01T04:00:00.000Z' })).thenThrows({ detail: "The initial backfill datetime 'start_at' happens after 'end_at'" });
+    const toS3: BatchExportEvent = { type: 'BatchExportUpdated', data: { id, changes: { destination: { type: 'S3', config: {} } }, at: now } };
+    spec.given([created, toS3]).when(backfill({ endAt: null })).thenThrows({ detail: 'Backfilling a BatchExport with no end date is not allowed' });
+    // NoOp (and HTTP) may leave the end open.
+    spec.given([created]).when(backfill({ endAt: null })).then([{ type: 'BatchExportBackfillRequested', data: { id, backfillId: 'b', startAt: '2026-01-01T00:00:00.000Z', endAt: null, at: now } }]);
+    spec
+      .given([created])
+      .when(backfill({ endAt: '2026-01-01T06:00:00.001Z' }))
+      .thenThrows({ detail: "The provided 'end_at' (2026-01-01T06:00:00.001Z) is too far into the future. Cannot backfill beyond 1 batch period into the future." });
+    // Moved up to the first event.
+    spec
+      .given([created])
+      .when(backfill({ startAt: '2020-01-01T00:00:00.000Z' }))
+      .then([{ type: 'BatchExportBackfillRequested', data: { id, backfillId: 'b', startAt: '2025-12-01T00:00:00.000Z', endAt: '2026-01-01T03:00:00.000Z', at: now } }]);
+  });
+
+  it('answers 404 for a deleted export', () => {
+    const deleted: BatchExportEvent = { type: 'BatchExportDeleted', data: { id, at: now } };
+    spec.given([created, deleted]).when({ type: 'PauseBatchExport', data: {}, metadata: meta(now) }).thenThrows({ kind: 'not_found' });
+    spec.given([created, deleted]).when({ type: 'DeleteBatchExport', data: {}, metadata: meta(now) }).thenThrows({ kind: 'not_found' });
+  });
+});
+
+describe('intervals and run ids', () => {
+  it('cuts time on a fixed grid and names each interval with one run id', () => {
+    expect(intervalsBetween(Date.parse('2026-01-01T00:30:00Z'), Date.parse('2026-01-01T02:00:00Z'), 'hour')).toEqual([
+      { start: '2026-01-01T00:00:00.000Z', end: '2026-01-01T01:00:00.000Z' },
+      { start: '2026-01-01T01:00:00.000Z', end: '2026-01-01T02:00:00.000Z' },
+    ]);
+    const i = { start: '2026-01-01T00:00:00.000Z', end: '2026-01-01T01:00:00.000Z' };
+    expect(runIdFor(id, i)).toBe(runIdFor(id, { ...i }));
+    expect(runIdFor(id, i)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(runIdFor(id, i)).not.toBe(runIdFor('22222222-2222-4222-8222-222222222222', i));
+  });
+
+  it('derives the schema of a SELECT … FROM events', () => {
+    expect(parseExportQuery('select event, properties.x as x from events').fields).toEqual([
+      { expression: 'event', alias: 'event' },
+      { expression: 'properties.x', alias: 'x' },
+    ]);
+  });
+});

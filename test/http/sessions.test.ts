@@ -1,0 +1,104 @@
+import request from 'supertest';
+import { ADMIN_PASSWORD, startTestChronicle, TestChronicle } from '../support/chronicle';
+import { inviteAndSignUp, login } from '../support/identity';
+
+describe('login, sessions, logout, signup', () => {
+  let c: TestChronicle;
+  beforeAll(async () => {
+    c = await startTestChronicle();
+  });
+  afterAll(() => c.stop());
+
+  it('logs in with e-mail and password and sets an httpOnly, SameSite=Lax session cookie', async () => {
+    const res = await request(c.app).post('/api/login/').send({ email: 'admin@LOCALHOST', password: ADMIN_PASSWORD }).expect(200);
+    const cookies = res.headers['set-cookie'] as unknown as string[];
+    const session = cookies.find((x) => x.startsWith('sessionid='))!;
+    expect(session).toMatch(/HttpOnly/i);
+    expect(session).toMatch(/SameSite=Lax/i);
+    expect(JSON.stringify(res.body)).not.toContain(session.split(';')[0].slice('sessionid='.length));
+    const me = await request(c.app).get('/api/users/@me/').set('Cookie', session.split(';')[0]).expect(200);
+    expect(me.body).toMatchObject({ email: 'admin@localhost', organization: { id: c.organizationId }, team: { id: c.projectId } });
+    expect(me.body).not.toHaveProperty('password_hash');
+  });
+
+  it('stores only a hash of the session token', async () => {
+    const browser = await login(c, 'admin@localhost', ADMIN_PASSWORD);
+    const token = browser.cookies.find((x) => x.startsWith('sessionid='))!.split(';')[0].slice('sessionid='.length);
+    const sessions = await c.services.readStore.find('login_sessions', {});
+    expect(JSON.stringify(sessions)).not.toContain(token);
+    const events = await c.services.eventStore.readAll({ maxCount: 1_000_000 });
+    expect(JSON.stringify(events, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(token);
+  });
+
+  it('refuses wrong credentials alike, whether the e-mail exists or not', async () => {
+    const wrong = await request(c.app).post('/api/login/').send({ email: 'admin@localhost', password: 'nope' }).expect(400);
+    const unknown = await request(c.app).post('/api/login/').send({ email: 'ghost@localhost', password: 'nope' }).expect(400);
+    expect(wrong.body).toEqual({ type: 'validation_error', code: 'invalid_credentials', detail: 'Invalid email or password.', attr: null });
+    expect(unknown.body).toEqual(wrong.body);
+    const bad = await request(c.app).post('/api/login/').send({ email: 'not an email', password: 'x' }).expect(400);
+    expect(bad.body).toMatchObject({ attr: 'email', detail: 'Enter a valid email address.' });
+    const missing = await request(c.app).post('/api/login/').send({ email: 'admin@localhost' }).expect(400);
+    expect(missing.body).toMatchObject({ attr: 'password', code: 'required' });
+  });
+
+  it('requires a same-origin request or the CSRF token for session writes, but not for keys', async () => {
+    const browser = await login(c, 'admin@localhost', ADMIN_PASSWORD);
+    const bare = await browser.agent.post('/api/organizations/').send({ name: 'CSRF victim' }).expect(403);
+    expect(bare.body).toMatchObject({ type: 'authentication_error', code: 'permission_denied', detail: expect.stringContaining('CSRF Failed') });
+    const evil = await browser.agent.post('/api/organizations/').set('Origin', 'https://evil.example').send({ name: 'CSRF victim' }).expect(403);
+    expect(evil.body.detail).toContain('https://evil.example does not match any trusted origins');
+    const wrongToken = await browser.agent.post('/api/organizations/').set('X-CSRFToken', 'forged').send({ name: 'CSRF victim' }).expect(403);
+    expect(wrongToken.body.code).toBe('permission_denied');
+    await browser.agent.get('/api/organizations/').expect(200);
+    await browser.agent.post('/api/organizations/').set('Host', 'chronicle.test').set('Origin', 'http://chronicle.test').send({ name: 'Same origin' }).expect(201);
+    await browser.agent.post('/api/organizations/').set('Host', 'chronicle.test').set('Referer', 'http://chronicle.test/settings').send({ name: 'Referer' }).expect(201);
+    await browser.call('post', '/api/organizations/').send({ name: 'With token' }).expect(201);
+    await c.api('post', '/api/organizations/').send({ name: 'With key' }).expect(201);
+  });
+
+  it('logs out: the cookie stops working at once', async () => {
+    const browser = await login(c, 'admin@localhost', ADMIN_PASSWORD);
+    await browser.call('get', '/api/users/@me/').expect(200);
+    const out = await browser.call('post', '/api/logout/').expect(200);
+    expect((out.headers['set-cookie'] as unknown as string[]).join(';')).toMatch(/sessionid=;/);
+    const session = browser.cookies.find((x) => x.startsWith('sessionid='))!.split(';')[0];
+    const after = await request(c.app).get('/api/users/@me/').set('Cookie', session).expect(401);
+    expect(after.body.code).toBe('not_authenticated');
+  });
+
+  it('signs up through an invite: a member at the invite level, logged in, the invite used up', async () => {
+    const person = await inviteAndSignUp(c, { level: 8, email: 'New.Person@Example.COM', firstName: 'Newton' });
+    expect(person.user).toMatchObject({ email: 'New.Person@example.com', first_name: 'Newton', organization: { id: c.organizationId } });
+    expect(person.user.organizations).toEqual([expect.objectContaining({ id: c.organizationId, membership_level: 8 })]);
+    expect(JSON.stringify(person.user)).not.toContain(person.password);
+    await person.call('get', '/api/users/@me/').expect(200);
+    const again = await request(c.app).post(`/api/signup/${person.inviteId}/`).send({ first_name: 'X', password: 'another password' }).expect(400);
+    expect(again.body).toMatchObject({ code: 'invalid_input', detail: 'The provided invite ID is not valid.' });
+    const invites = await c.api('get', `/api/organizations/${c.organizationId}/invites/`).expect(200);
+    expect(invites.body.results.map((i: { id: string }) => i.id)).not.toContain(person.inviteId);
+    await (await login(c, 'New.Person@example.com', person.password)).call('get', '/api/users/@me/').expect(200);
+  });
+
+  it('refuses an expired invite with code expired, and a bad body or unknown invite with 400', async () => {
+    const invite = await c.api('post', `/api/organizations/${c.organizationId}/invites/`).send({ target_email: 'late@example.com' }).expect(201);
+    // Only the clock moves (three days and a minute on); timers and I/O run for real.
+    jest.useFakeTimers({
+      now: Date.now() + 3 * 24 * 3600 * 1000 + 60_000,
+      doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'],
+    });
+    try {
+      const listed = await c.api('get', `/api/organizations/${c.organizationId}/invites/`).expect(200);
+      expect(listed.body.results.find((i: { id: string }) => i.id === invite.body.id)).toMatchObject({ is_expired: true });
+      const expired = await request(c.app).post(`/api/signup/${invite.body.id}/`).send({ first_name: 'Late', password: 'long enough pw' }).expect(400);
+      expect(expired.body).toEqual({ type: 'validation_error', code: 'expired', detail: 'This invite has expired. Please ask your admin for a new one.', attr: null });
+    } finally {
+      jest.useRealTimers();
+    }
+    const short = await request(c.app).post(`/api/signup/${invite.body.id}/`).send({ first_name: 'Late', password: 'short' }).expect(400);
+    expect(short.body).toMatchObject({ attr: 'password', code: 'password_too_short' });
+    const noName = await request(c.app).post(`/api/signup/${invite.body.id}/`).send({ password: 'long enough pw' }).expect(400);
+    expect(noName.body).toMatchObject({ attr: 'first_name', code: 'required' });
+    await request(c.app).post('/api/signup/not-a-uuid/').send({ first_name: 'A', password: 'long enough pw' }).expect(400);
+    await request(c.app).post(`/api/signup/${crypto.randomUUID()}/`).send({ first_name: 'A', password: 'long enough pw' }).expect(400);
+  });
+});
