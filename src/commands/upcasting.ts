@@ -1,3 +1,5 @@
+import type { Upcaster } from '../../domain/upcaster';
+import { allUpcasters } from '../../domain/upcasters';
 import type { RecordedEvent } from '../eventstore/port';
 
 /**
@@ -5,8 +7,6 @@ import type { RecordedEvent } from '../eventstore/port';
  * version N of a type into N+1, and readers (command handling, projections, history) apply the chain on read, so
  * events written by older releases fold into today's state and read models rebuild from them.
  */
-export type Upcaster = { type: string; from: number; up: (data: any, metadata: Record<string, any>) => any };
-
 const upcasters = new Map<string, Upcaster>();
 
 export function registerUpcaster(upcaster: Upcaster) {
@@ -14,6 +14,8 @@ export function registerUpcaster(upcaster: Upcaster) {
   if (upcasters.has(key)) throw new Error(`two upcasters for ${key}`);
   upcasters.set(key, upcaster);
 }
+
+for (const upcaster of allUpcasters) registerUpcaster(upcaster);
 
 /** The version writers stamp on a new event of this type: one past the last upcaster's source version. */
 export function currentSchemaVersion(type: string): number {

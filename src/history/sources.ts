@@ -1,4 +1,10 @@
+import { SECRET_FIELDS } from '../../domain/batch-export/destinations';
+import { batchExportsProjection } from '../../projections/batch-exports';
 import { dashboardsProjection } from '../../projections/dashboards';
+import { organizationInvitesProjection } from '../../projections/organization-invites';
+import { membershipId, organizationMembersProjection } from '../../projections/organization-members';
+import { documentKey, type Projection } from '../../projections/projection';
+import { loadStream } from '../commands/command-handler';
 import { organizationsProjection } from '../../projections/organizations';
 import { pluginsProjection } from '../../projections/plugins';
 import { verifiedDomainsProjection } from '../../projections/verified-domains';
@@ -109,4 +115,74 @@ export const pluginHistory: HistorySource = {
   },
 };
 
-export const historySources: HistorySource[] = [organizationHistory, dashboardHistory, domainHistory, pluginHistory];
+/** Documents a projection keeps from one stream (members and invites live in their organization's stream). */
+async function keysInStream(services: Services, projection: Projection, stream: string, collection: string) {
+  const seen = new Map<string, TrackedItem>();
+  for (const event of await loadStream(services.eventStore, stream)) {
+    for (const key of projection.keys(event)) if (key.collection === collection) seen.set(documentKey(key), { stream, key });
+  }
+  return [...seen.values()];
+}
+
+export const memberHistory: HistorySource = {
+  name: 'member',
+  scope: 'Member',
+  projection: organizationMembersProjection,
+  hidden: [],
+  nameOf: (doc) => (doc ? String(doc.user_uuid) : null),
+  /** `<organization id>:<user id>` */
+  byId: (id) => {
+    const [organizationId, userId] = id.split(':');
+    const o = uuidId(organizationId ?? '');
+    const u = integerId(userId ?? '');
+    return o === null || u === null ? null : { stream: `organization-${o}`, key: { collection: 'organization_members', id: membershipId(o, u) } };
+  },
+  inOrganization: (services, organizationId) =>
+    keysInStream(services, organizationMembersProjection, `organization-${organizationId}`, 'organization_members'),
+};
+
+export const inviteHistory: HistorySource = {
+  name: 'invite',
+  scope: 'Invite',
+  projection: organizationInvitesProjection,
+  hidden: [],
+  nameOf: (doc) => (doc?.target_email as string | undefined) ?? null,
+  /** `<organization id>:<invite id>` */
+  byId: (id) => {
+    const [organizationId, inviteId] = id.split(':');
+    const o = uuidId(organizationId ?? '');
+    const i = uuidId(inviteId ?? '');
+    return o === null || i === null ? null : { stream: `organization-${o}`, key: { collection: 'organization_invites', id: i } };
+  },
+  inOrganization: (services, organizationId) =>
+    keysInStream(services, organizationInvitesProjection, `organization-${organizationId}`, 'organization_invites'),
+};
+
+const allSecretFields = [...new Set(Object.values(SECRET_FIELDS).flat())];
+
+export const batchExportHistory: HistorySource = {
+  name: 'batch_export',
+  scope: 'BatchExport',
+  projection: batchExportsProjection,
+  hidden: allSecretFields.map((f) => `destination.config.${f}`),
+  verbs: { BatchExportPaused: 'paused', BatchExportUnpaused: 'unpaused', BatchExportBackfillRequested: 'backfill_requested' },
+  nameOf: named,
+  byId: (id) => {
+    const u = uuidId(id);
+    return u === null ? null : { stream: `batch_export-${u}`, key: { collection: 'batch_exports', id: u } };
+  },
+  async inOrganization(services, organizationId) {
+    const streams = await streamsCreatedIn(services, 'batch_export', (data) => data.organizationId === organizationId);
+    return streams.map((s) => batchExportHistory.byId(idOf(s))!);
+  },
+};
+
+export const historySources: HistorySource[] = [
+  organizationHistory,
+  memberHistory,
+  inviteHistory,
+  dashboardHistory,
+  domainHistory,
+  batchExportHistory,
+  pluginHistory,
+];

@@ -86,7 +86,7 @@ export function serializeRun(run: BatchExportRunDoc) {
 
 const NEWEST_FIRST: [string, 1 | -1][] = [['created_at', -1], ['data_interval_start', -1]];
 
-async function serializeExport(services: Services, doc: BatchExportDoc) {
+export async function serializeExport(services: Services, doc: BatchExportDoc) {
   const runs = await services.readStore.find<BatchExportRunDoc>('batch_export_runs', { batch_export_id: doc.id }, { sort: NEWEST_FIRST, limit: LATEST_RUNS });
   return {
     id: doc.id,

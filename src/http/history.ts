@@ -4,12 +4,23 @@ import { z } from 'zod';
 import type { Doc } from '../readstore/port';
 import type { Services } from '../container';
 import { filterActivity, toActivityEntries, TrackedItem } from '../history/activity';
-import { dashboardHistory, domainHistory, HistorySource, historySources, organizationHistory, pluginHistory } from '../history/sources';
+import {
+  batchExportHistory,
+  dashboardHistory,
+  domainHistory,
+  HistorySource,
+  historySources,
+  inviteHistory,
+  memberHistory,
+  organizationHistory,
+  pluginHistory,
+} from '../history/sources';
 import { documentAsOf, documentTimeline } from '../history/timeline';
 import type { UserDoc } from '../identity/documents';
 import type { Scope } from '../identity/scopes';
 import { serializeDashboard } from '../dashboards/serializer';
 import { organizationAccess, projectAccess } from './access';
+import { serializeExport } from './batch-exports';
 import { serializeDomain } from './domains';
 import { conditionalOperation, Context, ok, resource } from './endpoint';
 import { apiErrors } from './errors';
@@ -26,7 +37,8 @@ type HistoryEndpoint = {
   readScope: Scope;
   /** Checks access through the URL and names the item; `belongs` rejects a document of another parent (404). */
   locate(ctx: Context): Promise<{ item: TrackedItem; belongs(doc: Doc): boolean }>;
-  serialize(doc: Doc, ctx: Context): Promise<unknown>;
+  /** How a retrieve shows the document; absent where the resource has no retrieve (members, invites). */
+  serialize?(doc: Doc, ctx: Context): Promise<unknown>;
 };
 
 const located = (source: HistorySource, id: unknown) => {
@@ -73,6 +85,37 @@ const endpoints = (services: Services): HistoryEndpoint[] => [
       return { item: located(domainHistory, ctx.req.params.id), belongs: (doc) => doc.organization_id === organization.id };
     },
     serialize: async (doc) => serializeDomain(doc),
+  },
+  {
+    source: memberHistory,
+    path: '/api/organizations/:organization_id/members/:user_uuid/',
+    readScope: 'organization_member:read',
+    async locate(ctx) {
+      const { organization } = await organizationAccess(services, ctx.principal, String(ctx.req.params.organization_id));
+      const uuid = String(ctx.req.params.user_uuid);
+      const user = uuid === '@me' ? ctx.principal.user : (await services.readStore.find<UserDoc>('users', { uuid }, { limit: 1 }))[0];
+      if (!user) throw apiErrors.notFound();
+      return { item: located(memberHistory, `${organization.id}:${user.id}`), belongs: () => true };
+    },
+  },
+  {
+    source: inviteHistory,
+    path: '/api/organizations/:organization_id/invites/:id/',
+    readScope: 'organization_member:read',
+    async locate(ctx) {
+      const { organization } = await organizationAccess(services, ctx.principal, String(ctx.req.params.organization_id));
+      return { item: located(inviteHistory, `${organization.id}:${String(ctx.req.params.id)}`), belongs: () => true };
+    },
+  },
+  {
+    source: batchExportHistory,
+    path: '/api/organizations/:organization_id/batch_exports/:id/',
+    readScope: 'batch_export:read',
+    async locate(ctx) {
+      const { organization } = await organizationAccess(services, ctx.principal, String(ctx.req.params.organization_id));
+      return { item: located(batchExportHistory, ctx.req.params.id), belongs: (doc) => doc.organization_id === organization.id };
+    },
+    serialize: (doc) => serializeExport(services, doc as any),
   },
   ...PLUGIN_GROUPS.map(
     (group): HistoryEndpoint => ({
@@ -159,6 +202,8 @@ export function historyRouter(services: Services) {
         },
       },
     });
+    const serialize = endpoint.serialize;
+    if (!serialize) continue;
     router.get(
       endpoint.path,
       conditionalOperation(services, wantsHistory, {
@@ -171,7 +216,7 @@ export function historyRouter(services: Services) {
           const doc = documentAsOf(timeline, at);
           if (!doc || !belongs(doc)) throw apiErrors.notFound();
           const last = timeline.filter((e) => e.after === doc).pop();
-          return ok(await endpoint.serialize(doc, ctx), last?.event.revision);
+          return ok(await serialize(doc, ctx), last?.event.revision);
         },
       }),
     );

@@ -20,7 +20,10 @@ export async function rebuildProjection(
 ) {
   const { readStore, eventStore, projections } = services;
   const checkpoint = rebuildCheckpoint(projection);
-  if (options.fresh || (await readStore.getCheckpoint(checkpoint)) === null) {
+  // Resume only a rebuild whose collections are all still there; anything else starts from position zero.
+  const existing = new Set(await readStore.listCollections());
+  const intact = Object.keys(projection.collections).every((c) => existing.has(rebuildCollection(c)));
+  if (options.fresh || !intact || (await readStore.getCheckpoint(checkpoint)) === null) {
     for (const collection of Object.keys(projection.collections)) await readStore.dropCollection(rebuildCollection(collection));
     await readStore.deleteCheckpoint(checkpoint);
   }
@@ -48,6 +51,12 @@ export async function rebuildProjection(
     await readStore.deleteCheckpoint(checkpoint);
   }
   return { events, elapsedMs: Date.now() - started };
+}
+
+/** Throws away a rebuild made beside the live read model (and its checkpoint, so the next one starts afresh). */
+export async function discardRebuild(services: Services, projection: Projection) {
+  for (const collection of Object.keys(projection.collections)) await services.readStore.dropCollection(rebuildCollection(collection));
+  await services.readStore.deleteCheckpoint(rebuildCheckpoint(projection));
 }
 
 /** Documents that differ between a live collection and its rebuilt twin, by id. */

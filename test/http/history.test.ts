@@ -87,6 +87,33 @@ describe('history: activity logs and as-of reads', () => {
     expect([...times].sort((a, b) => b - a)).toEqual(times);
   });
 
+  it('shows members, invites and batch exports, secrets left out', async () => {
+    const org = `/api/organizations/${c.organizationId}`;
+    const member = await addUser(c, { organizationId: c.organizationId, level: 1 });
+    await c.api('patch', `${org}/members/${member.uuid}/`).send({ level: 8 }).expect(200);
+    const memberLog = await c.api('get', `${org}/members/${member.uuid}/activity/`).expect(200);
+    expect(memberLog.body.results.map((e: any) => e.activity)).toEqual(['updated', 'created']);
+    expect(memberLog.body.results[0].detail.changes).toEqual([expect.objectContaining({ field: 'level', before: 1, after: 8 })]);
+
+    const invite = await c.api('post', `${org}/invites/`).send({ target_email: 'history@example.com', level: 1 }).expect(201);
+    await c.api('delete', `${org}/invites/${invite.body.id}/`).expect(204);
+    const inviteLog = await c.api('get', `${org}/invites/${invite.body.id}/activity/`).expect(200);
+    expect(inviteLog.body.results.map((e: any) => e.activity)).toEqual(['deleted', 'created']);
+    expect(inviteLog.body.results[1].detail.name).toBe('history@example.com');
+
+    const destination = { type: 'Postgres', config: { user: 'u', password: 'hunter2-secret', host: 'db.example.com', database: 'd' } };
+    const exported = await c.api('post', `${org}/batch_exports/`).send({ name: 'To warehouse', destination, interval: 'hour' }).expect(201);
+    const url = `${org}/batch_exports/${exported.body.id}/`;
+    await c.api('post', `${url}pause/`).expect(200);
+    await c.api('patch', url).send({ name: 'To the warehouse', destination: { config: { password: 'another-secret' } } }).expect(200);
+    const exportLog = await c.api('get', `${url}activity/`).expect(200);
+    expect(exportLog.body.results.map((e: any) => e.activity)).toEqual(['updated', 'paused', 'created']);
+    expect(JSON.stringify(exportLog.body)).not.toMatch(/hunter2-secret|another-secret/);
+    const asCreated = await c.api('get', `${url}?revision=0`).expect(200);
+    expect(asCreated.body).toMatchObject({ name: 'To warehouse', paused: false });
+    expect(asCreated.body.destination.config).not.toHaveProperty('password');
+  });
+
   it('applies the access rules of the resource and the activity_log:read scope', async () => {
     const created = await c.api('post', dashboards).send({ name: 'Guarded' }).expect(201);
     const url = `${dashboards}${created.body.id}/`;
