@@ -5,7 +5,7 @@ import { organizationDecider, organizationStream } from '../../domain/organizati
 import { isExpired } from '../../domain/organization/invites';
 import { userDecider, userStream } from '../../domain/user';
 import type { Services } from '../container';
-import type { ApiKeyDoc, InviteDoc, MemberDoc, OrganizationDoc, ProjectDoc, UserDoc } from '../identity/documents';
+import { userSummary, type ApiKeyDoc, type InviteDoc, type MemberDoc, type OrganizationDoc, type ProjectDoc, type UserDoc } from '../identity/documents';
 import { createUser } from '../identity/provisioning';
 import { hashPassword } from '../identity/secrets';
 import { created, ok, publicResource, resource } from './endpoint';
@@ -24,15 +24,8 @@ async function me(services: Services, user: UserDoc, key: ApiKeyDoc | null) {
   const team = user.current_team_id ? await services.readStore.get<ProjectDoc>('projects', user.current_team_id) : null;
   const levelOf = (orgId: string) => memberships.find((m) => m.organization_id === orgId)?.level ?? null;
   return {
-    id: user.id,
-    uuid: user.uuid,
-    distinct_id: user.distinct_id,
-    first_name: user.first_name,
-    last_name: user.last_name,
-    email: user.email,
-    is_email_verified: user.is_email_verified,
+    ...userSummary(user)!,
     date_joined: user.date_joined,
-    hedgehog_config: null,
     organization: current && serializeOrganization(current, levelOf(current.id)),
     team: team && { id: team.id, uuid: team.uuid, name: team.name, organization: team.organization_id, api_token: team.api_token },
     organizations: memberships

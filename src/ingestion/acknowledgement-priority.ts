@@ -33,6 +33,9 @@ export class AcknowledgementPriority {
   }
 
   readonly gate = async (): Promise<void> => {
+    // The stores are synchronous, so a catching-up read model chains batch after batch in microtasks and would
+    // never let the loop poll its sockets: every batch first yields one macrotask turn to pending I/O.
+    await new Promise((r) => setImmediate(r));
     for (;;) {
       const now = Date.now();
       if (!this.busy(now)) return;

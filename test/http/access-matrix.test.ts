@@ -111,6 +111,14 @@ const ENDPOINTS: Row[] = [
   ['get', '/api/projects/{project}/groups/', 'group:read'],
   ['get', '/api/projects/{project}/event_definitions/', 'event_definition:read'],
   ['get', '/api/projects/{project}/usage/', 'organization:read'],
+  // history: activity logs of every resource and of the organization
+  ['get', '/api/organizations/{org}/activity/', 'activity_log:read'],
+  ['get', '/api/organizations/{org}/members/{uuid}/activity/', 'activity_log:read'],
+  ['get', '/api/organizations/{org}/invites/{uuid}/activity/', 'activity_log:read'],
+  ['get', '/api/organizations/{org}/domains/{uuid}/activity/', 'activity_log:read'],
+  ['get', '/api/organizations/{org}/batch_exports/{uuid}/activity/', 'activity_log:read'],
+  ...PLUGIN_GROUPS.map((group): Row => ['get', `/api/organizations/{org}/${group}/{int}/activity/`, 'activity_log:read']),
+  ['get', '/api/projects/{project}/dashboards/{int}/activity/', 'activity_log:read'],
 ];
 
 const kindOf = (path: string) => (path.includes('{org}') ? 'organization' : path.includes('{project}') ? 'project' : 'caller');

@@ -177,6 +177,7 @@ describe('POST /batch/', () => {
     const outsider = await addUser(c, { scopes: ['*'] });
     await c.api('get', `/api/projects/${c.projectId}/events/`, outsider.key).expect(403);
     await c.api('get', `/api/projects/999999/events/`).expect(404);
-    await c.api('get', `/api/projects/${c.projectId}/events/?after=notadate`).expect(400);
+    const badDate = await c.api('get', `/api/projects/${c.projectId}/events/?after=notadate`).expect(400);
+    expect(badDate.body).toMatchObject({ type: 'validation_error', attr: 'after' });
   });
 });
