@@ -10,6 +10,7 @@ import { startChronicle, closeServer } from '../chronicle';
 import { loadConfig } from '../config';
 import { Logger } from '../logger';
 import { rebuildProjection } from '../projections/rebuild';
+import { printBenchReport } from './bench-report';
 import type { LoadResult } from './load';
 
 /**
@@ -79,26 +80,23 @@ async function main() {
   await chronicle.close();
   rmSync(dataDir, { recursive: true, force: true });
 
-  const rows = [
-    ['dashboards create', create],
-    ['dashboards retrieve', retrieve],
-    ['dashboards list (100)', list],
-    ['baseline: bare express', baseline],
-  ] as const;
-  process.stdout.write(`\n${'operation'.padEnd(26)}${'requests/s'.padStart(12)}${'p50 ms'.padStart(10)}${'p99 ms'.padStart(10)}${'errors'.padStart(8)}${'ratio'.padStart(8)}\n`);
-  for (const [name, r] of rows) {
-    process.stdout.write(`${name.padEnd(26)}${r.rps.toFixed(0).padStart(12)}${r.p50_ms.toFixed(2).padStart(10)}${r.p99_ms.toFixed(2).padStart(10)}${String(r.errors).padStart(8)}${(r.rps / baseline.rps).toFixed(2).padStart(8)}\n`);
-  }
-  process.stdout.write(`${'read models rebuild'.padEnd(26)}${rebuildRate.toFixed(0).padStart(12)} events/s over ${rebuilt} events (log head ${head})\n`);
-  process.stdout.write(`${'baseline: raw log read'.padEnd(26)}${rawRate.toFixed(0).padStart(12)} events/s over ${read} events\n\n`);
+  const fmt = (r: LoadResult) => `${r.rps.toFixed(0)} requests/s, p50 ${r.p50_ms.toFixed(2)} ms, p99 ${r.p99_ms.toFixed(2)} ms, ${r.errors} errors, ratio ${(r.rps / baseline.rps).toFixed(2)}`;
   const round = (n: number) => Math.round(n * 100) / 100;
-  process.stdout.write(
-    JSON.stringify({
+  printBenchReport(
+    'dashboards API benchmark',
+    [
+      ['dashboards create', fmt(create)],
+      ['dashboards retrieve', fmt(retrieve)],
+      ['dashboards list (100)', fmt(list)],
+      ['baseline: bare express', fmt(baseline)],
+      ['read models rebuild', `${rebuildRate.toFixed(0)} events/s over ${rebuilt} events (log head ${head})`],
+      ['baseline: raw log read', `${rawRate.toFixed(0)} events/s over ${read} events`],
+    ],
+    {
       bench: 'api',
-      value: Math.round(retrieve.rps),
+      value: retrieve.rps,
       unit: 'requests/s',
-      baseline: Math.round(baseline.rps),
-      ratio: round(retrieve.rps / baseline.rps),
+      baseline: baseline.rps,
       p99_ms: round(retrieve.p99_ms),
       create_rps: Math.round(create.rps),
       create_p99_ms: round(create.p99_ms),
@@ -109,7 +107,7 @@ async function main() {
       rebuild_events_per_s: Math.round(rebuildRate),
       raw_read_events_per_s: Math.round(rawRate),
       rebuild_ratio: round(rebuildRate / rawRate),
-    }) + '\n',
+    },
   );
   process.exit(0);
 }

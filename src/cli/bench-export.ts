@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { batchExportDecider, batchExportStream } from '../../domain/batch-export';
+import { printBenchReport } from './bench-report';
 import { startPostgres } from './postgres-cluster';
 import { startChronicle } from '../chronicle';
 import { loadConfig } from '../config';
@@ -135,19 +136,14 @@ async function main() {
       [`chunk (${CHUNK} rows) p50 / p99`, `${percentile(chunkTimes, 0.5).toFixed(0)} / ${percentile(chunkTimes, 0.99).toFixed(0)} ms`],
       ['RSS', `${rss.toFixed(0)} MB`],
     ];
-    const width = Math.max(...table.map(([k]) => k.length));
-    process.stdout.write('export benchmark\n' + table.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n') + '\n');
-    process.stdout.write(
-      JSON.stringify({
-        bench: 'export',
-        value: Math.round(value),
-        unit: 'events/s',
-        baseline: Math.round(baseline),
-        ratio: Number((value / baseline).toFixed(2)),
-        p99_ms: Math.round(percentile(chunkTimes, 0.99)),
-        rss_mb: Math.round(rss),
-      }) + '\n',
-    );
+    printBenchReport('export benchmark', table, {
+      bench: 'export',
+      value,
+      unit: 'events/s',
+      baseline,
+      p99_ms: Math.round(percentile(chunkTimes, 0.99)),
+      rss_mb: Math.round(rss),
+    });
   } finally {
     await chronicle.close();
     await pg.stop();

@@ -2,11 +2,12 @@ import 'reflect-metadata';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EmbeddedEventStore } from '../eventstore/embedded';
 import { INGESTED_EVENT_TYPE, ingestionStream } from '../ingestion/stored-event';
+import { printBenchReport } from './bench-report';
+import { freePort } from './free-port';
 import { LoadResult, runLoad } from './load';
 
 /**
@@ -57,17 +58,6 @@ function makeBatch(parts: string[], prefix: string, n: number): string {
   let out = parts[0];
   for (let i = 1; i < parts.length; i++) out += `${batch}-${prefix.slice(0, 4)}-7${prefix.slice(4, 7)}-8${prefix.slice(7, 10)}-${(i - 1).toString(16).padStart(12, '0')}` + parts[i];
   return out;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 const rssMb = (pid: number, field: 'VmRSS' | 'VmHWM') => {
@@ -181,20 +171,16 @@ async function main() {
           : `${afterWait} of ${acked} after ${catchUpSeconds.toFixed(0)} s (catching up at ${catchUpRate.toFixed(0)} events/s)`,
       ],
     ];
-    const width = Math.max(...rows.map(([k]) => k.length));
-    process.stdout.write('ingest benchmark\n' + rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n') + '\n');
-    process.stdout.write(
-      JSON.stringify({
-        bench: 'ingest',
-        value: Math.round(eventsPerSecond),
-        unit: 'events/s',
-        baseline: Math.round(base),
-        ratio: Number(ratio.toFixed(2)),
-        p50_ms: Number(load.p50_ms.toFixed(1)),
-        p99_ms: Number(load.p99_ms.toFixed(1)),
-        rss_mb: Math.round(peak),
-      }) + '\n',
-    );
+    printBenchReport('ingest benchmark', rows, {
+      bench: 'ingest',
+      value: eventsPerSecond,
+      unit: 'events/s',
+      baseline: base,
+      ratio,
+      p50_ms: Number(load.p50_ms.toFixed(1)),
+      p99_ms: Number(load.p99_ms.toFixed(1)),
+      rss_mb: Math.round(peak),
+    });
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
