@@ -9,6 +9,7 @@ import type { EventStore } from './eventstore/port';
 import { KeyThrottle } from './http/throttle';
 import { Logger } from './logger';
 import { ProjectionRunner } from './projections/runner';
+import { ProjectionWorker } from './projections/worker';
 import { EmbeddedReadStore } from './readstore/embedded';
 import { MongoReadStore } from './readstore/mongodb';
 import type { ReadStore } from './readstore/port';
@@ -35,15 +36,21 @@ export type Services = {
 };
 
 /** The adapter behind each port follows the configuration: a URL selects the production engine. */
+export function createStores(config: Config): { eventStore: EventStore; readStore: ReadStore } {
+  return {
+    eventStore: config.EVENTSTORE_URL ? new EventStoreDbEventStore(config.EVENTSTORE_URL) : new EmbeddedEventStore(config.DATA_DIR),
+    readStore: config.MONGODB_URL ? new MongoReadStore(config.MONGODB_URL) : new EmbeddedReadStore(config.DATA_DIR),
+  };
+}
+
 export function createContainer(config: Config, logger = new Logger(config.LOG_LEVEL)): DependencyContainer {
   const c = root.createChildContainer();
   c.register(TOKENS.Config, { useValue: config });
   c.register(TOKENS.Logger, { useValue: logger });
-  const eventStore: EventStore = config.EVENTSTORE_URL ? new EventStoreDbEventStore(config.EVENTSTORE_URL) : new EmbeddedEventStore(config.DATA_DIR);
-  const readStore: ReadStore = config.MONGODB_URL ? new MongoReadStore(config.MONGODB_URL) : new EmbeddedReadStore(config.DATA_DIR);
+  const { eventStore, readStore } = createStores(config);
   c.register(TOKENS.EventStore, { useValue: eventStore });
   c.register(TOKENS.ReadStore, { useValue: readStore });
-  const projections = new ProjectionRunner(eventStore, readStore, allProjections, logger);
+  const projections = new ProjectionRunner(eventStore, readStore, allProjections, logger, (async) => new ProjectionWorker(config, async, eventStore, logger));
   c.register(TOKENS.Projections, { useValue: projections });
   c.register(TOKENS.Commands, { useValue: new CommandHandler(eventStore, projections) });
   c.register(TOKENS.Throttle, { useValue: new KeyThrottle(config.API_RATE_LIMIT_PER_MINUTE) });

@@ -179,6 +179,17 @@ export class EmbeddedEventStore implements EventStore {
     });
   }
 
+  /** Called after every group commit with the new head: how another thread's readers learn of appends at once. */
+  onAppended(listener: (position: bigint) => void): () => void {
+    this.appended.on('appended', listener);
+    return () => this.appended.off('appended', listener);
+  }
+
+  /** Wakes this instance's subscriptions: another connection (thread) appended to the same file. */
+  notifyAppended() {
+    this.appended.emit('appended', 0n);
+  }
+
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const backwards = options.direction === 'backwards';
     const from = options.fromRevision ?? (backwards ? BigInt(Number.MAX_SAFE_INTEGER) : 0n);

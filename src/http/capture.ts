@@ -1,6 +1,5 @@
 import { NextFunction, Request, Response, Router } from 'express';
 import type { Services } from '../container';
-import { AcknowledgementPriority } from '../ingestion/acknowledgement-priority';
 import { decodeBody, readRawBody } from '../ingestion/body';
 import { Ingestion } from '../ingestion/ingestion';
 import { sendError, toApiError } from './errors';
@@ -12,15 +11,11 @@ import { sendError, toApiError } from './errors';
 export function captureRouter(services: Services) {
   const router = Router();
   const ingestion = Ingestion.for(services);
-  const priority = new AcknowledgementPriority();
-  services.projections.setAsyncGate(priority.gate);
   const handle = async (req: Request, res: Response, next: NextFunction) => {
     try {
-      await priority.during(async () => {
-        const raw = await readRawBody(req);
-        const body = await decodeBody(raw, req.headers['content-encoding']);
-        await ingestion.capture(body);
-      });
+      const raw = await readRawBody(req);
+      const body = await decodeBody(raw, req.headers['content-encoding']);
+      await ingestion.capture(body);
       res.status(200).json({ status: 1 });
     } catch (error) {
       const known = toApiError(error);

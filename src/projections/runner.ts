@@ -22,6 +22,14 @@ export type RunOptions = {
 
 export const checkpointName = (p: Projection) => `${p.name}:v${p.version}`;
 
+export type ProgressListener = (name: string, position: bigint, caughtUp: boolean) => void;
+
+/** Projections run by another runner (a worker thread), reporting their progress back. */
+export interface OffloadedProjections {
+  start(onProgress: ProgressListener): void;
+  stop(): Promise<void>;
+}
+
 /**
  * Runs every projection as its own catch-up subscription from its own checkpoint. Documents and checkpoint of a
  * batch commit together, and applyEvent skips what a document already saw, so a crash between the two, or a
@@ -34,32 +42,43 @@ export class ProjectionRunner {
   private readonly subscriptions = new Set<Subscription>();
   private readonly loops: Promise<void>[] = [];
   private stopped = false;
-  /** Awaited before each batch of an async read model, so it can yield to more urgent work (see setAsyncGate). */
-  private asyncGate: () => Promise<void> = async () => undefined;
+  private offloaded: OffloadedProjections | undefined;
 
+  /**
+   * `offload`, when given, runs the async read models (ingestion's) elsewhere, on another thread: catching up on a
+   * large import then uses the second core and never delays an acknowledgement or a management answer here.
+   */
   constructor(
     private readonly eventStore: EventStore,
     private readonly readStore: ReadStore,
     private readonly projections: Projection[],
     private readonly logger: Logger,
+    private readonly offload?: (projections: Projection[]) => OffloadedProjections,
   ) {
     this.progress.setMaxListeners(0);
-  }
-
-  /**
-   * Lets async read models (ingestion's) give way: ingestion installs a gate that holds their batches back while
-   * batches are being acknowledged, so catching up never slows an acknowledgement. Awaited read models never wait.
-   */
-  setAsyncGate(gate: () => Promise<void>) {
-    this.asyncGate = gate;
   }
 
   async start() {
     for (const p of this.projections) {
       for (const [collection, indexes] of Object.entries(p.collections)) await this.readStore.ensureIndexes(collection, indexes);
       this.positions.set(p.name, (await this.readStore.getCheckpoint(checkpointName(p))) ?? 0n);
-      this.loops.push(this.keepRunning(p));
     }
+    const elsewhere = this.offload ? this.projections.filter((p) => p.lag === 'async') : [];
+    for (const p of this.projections) if (!elsewhere.includes(p)) this.loops.push(this.keepRunning(p));
+    if (elsewhere.length && this.offload) {
+      this.offloaded = this.offload(elsewhere);
+      this.offloaded.start((name, position, caughtUp) => {
+        const p = this.projections.find((x) => x.name === name);
+        if (!p) return;
+        if (caughtUp) this.caughtUp.add(name);
+        this.advance(p, position);
+      });
+    }
+  }
+
+  /** Every batch any projection commits, and whether it reached the head (what an offloaded runner reports). */
+  watch(listener: ProgressListener) {
+    this.progress.on('batch', listener);
   }
 
   /** True once every projection has reached the head of the log at least once since start. */
@@ -90,6 +109,7 @@ export class ProjectionRunner {
 
   async stop() {
     this.stopped = true;
+    await this.offloaded?.stop();
     await Promise.all([...this.subscriptions].map((s) => s.unsubscribe()));
     await Promise.allSettled(this.loops);
   }
@@ -109,9 +129,10 @@ export class ProjectionRunner {
     }
   }
 
-  private advance(p: Projection, position: bigint) {
+  private advance(p: Projection, position: bigint, caughtUp = this.caughtUp.has(p.name)) {
     this.positions.set(p.name, position);
     this.progress.emit('progress');
+    this.progress.emit('batch', p.name, position, caughtUp);
   }
 
   /** One subscription's worth of work; also what a rebuild runs, into other collections and another checkpoint. */
@@ -125,7 +146,6 @@ export class ProjectionRunner {
     let buffer: RecordedEvent[] = [];
     const flush = async (position: bigint) => {
       const count = buffer.length;
-      if (p.lag === 'async') await this.asyncGate();
       await this.applyBatch(p, buffer, position, name, collection);
       buffer = [];
       options.onProgress?.(position, count);
@@ -145,11 +165,9 @@ export class ProjectionRunner {
           buffer.push(upcast(item.event));
           if (buffer.length >= BATCH) await flush(item.event.position);
         } else {
+          if (item.caughtUp) this.caughtUp.add(p.name);
           await flush(item.position);
-          if (item.caughtUp) {
-            this.caughtUp.add(p.name);
-            if (options.untilCaughtUp) return;
-          }
+          if (item.caughtUp && options.untilCaughtUp) return;
         }
       }
     } finally {
