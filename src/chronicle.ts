@@ -17,10 +17,11 @@ export type Chronicle = {
 export async function startChronicle(config: Config, logger?: Logger): Promise<Chronicle> {
   const container = createContainer(config, logger);
   const services = servicesOf(container);
+  await storesReachable(services);
   await services.projections.start();
   const bootstrapped = await bootstrap(services);
   const app = createApp(services);
-  // Batch exports (issue 6): the run scheduler and delivery worker, started once the read models are running.
+  // The batch-export scheduler and delivery worker, started once the read models are running.
   const exportWorker = startBatchExportWorker(services);
   let closed = false;
   return {
@@ -30,12 +31,30 @@ export async function startChronicle(config: Config, logger?: Logger): Promise<C
     async close() {
       if (closed) return;
       closed = true;
-      await exportWorker?.stop(); // batch exports (issue 6)
+      await exportWorker?.stop();
       await services.projections.stop();
       await services.eventStore.close();
       await services.readStore.close();
     },
   };
+}
+
+/**
+ * EventStoreDB answers "Server Is Not Ready" for a while after its health check passes, and a MongoDB replica set
+ * elects its primary after starting: the first start under `docker compose up` waits for both (up to a minute).
+ */
+async function storesReachable(services: Services, attempts = 60) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await services.eventStore.headPosition();
+      await services.readStore.getCheckpoint('startup-probe');
+      return;
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      services.logger.warn('stores not reachable yet; retrying', { attempt, error: String(error) });
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
 }
 
 /** Stops taking connections, lets in-flight requests finish, then closes the stores. */
