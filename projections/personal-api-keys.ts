@@ -25,6 +25,8 @@ export const personalApiKeysProjection: Projection = {
           created_at: d.at,
           last_used_at: null,
         };
+      case 'PersonalApiKeyUsed':
+        return doc && { ...doc, last_used_at: d.at };
       case 'PersonalApiKeyDeleted':
         return null;
       default:

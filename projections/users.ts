@@ -29,6 +29,8 @@ export const usersProjection: Projection = {
         };
       case 'UserSwitchedOrganization':
         return doc && { ...doc, current_organization_id: d.organizationId, current_team_id: d.teamId };
+      case 'UserSignUpCancelled':
+        return null;
       default:
         return doc;
     }

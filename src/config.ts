@@ -11,6 +11,17 @@ const schema = z.object({
   MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
   /** Requests per minute per personal API key; unset or 0: no throttling. */
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).optional(),
+  /** Failed logins allowed per e-mail and per client address within the window; 0: no login throttling. */
+  LOGIN_FAILURE_LIMIT: z.coerce.number().int().min(0).default(10),
+  LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(300),
+  /**
+   * Which X-Forwarded-For hops to believe for the client address (login throttling, logs): unset trusts none, as
+   * when clients reach Chronicle directly; behind a load balancer give its hop count or addresses (express syntax).
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d+|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*|loopback|linklocal|uniquelocal)$/, 'must be true, false, a hop count or addresses')
+    .default('false'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   BOOTSTRAP_EMAIL: z.string().regex(/^[^@\s]+@[^@\s]+$/, 'must be an e-mail address').default('admin@localhost'),
   BOOTSTRAP_PASSWORD: z.string().min(8).optional(),

@@ -2,7 +2,7 @@ import type { CommandMetadata } from '../decider';
 import { denied, DomainError, invalid, notFound } from '../errors';
 import type { OrganizationCommand } from './commands';
 import type { OrganizationEvent } from './events';
-import { checkInvite, Invite, isExpired } from './invites';
+import { checkInvite, combineInvites, Invite, isExpired } from './invites';
 import { MembershipLevel, PLUGINS_ACCESS_ROOT } from './levels';
 import { checkMemberChange, checkRemovable, INSUFFICIENT_LEVEL } from './members';
 import type { Member, OrganizationState } from './state';
@@ -81,18 +81,19 @@ export function decide(command: OrganizationCommand, state: OrganizationState): 
       const projectIds = new Set(command.data.projectIds);
       const events: OrganizationEvent[] = [];
       // Invites of the same request replace one another as they would one request at a time.
-      const pending = new Map<string, string>(Object.values(org.invites).map((i) => [i.id, i.targetEmail]));
+      const pending = new Map<string, Invite>(Object.values(org.invites).map((i) => [i.id, i]));
       for (const input of command.data.invites) {
         checkInvite(input, me.level, memberIds, projectIds);
-        for (const [inviteId, email] of pending) {
-          if (email.toLowerCase() !== input.targetEmail.toLowerCase()) continue;
-          events.push({ type: 'OrganizationInviteDeleted', data: { inviteId, reason: 'replaced', at } });
-          pending.delete(inviteId);
+        const previous = [...pending.values()].filter((i) => i.targetEmail.toLowerCase() === input.targetEmail.toLowerCase());
+        for (const { id } of previous) {
+          events.push({ type: 'OrganizationInviteDeleted', data: { inviteId: id, reason: 'replaced', at } });
+          pending.delete(id);
         }
-        const { existingUserId: _, ...rest } = input;
-        const invite: Invite = { ...rest, createdBy: me.userId, createdAt: at };
+        const { existingUserId: _, combinePendingInvites, ...rest } = input;
+        // A replacement is a new invite: created now, so its three days start again (the "resend" users ask for).
+        const invite: Invite = { ...rest, ...(combinePendingInvites ? combineInvites(input, previous, at) : {}), createdBy: me.userId, createdAt: at };
         events.push({ type: 'OrganizationInviteCreated', data: { invite, at } });
-        pending.set(invite.id, invite.targetEmail);
+        pending.set(invite.id, invite);
       }
       return events;
     }

@@ -18,12 +18,34 @@ export type InviteInput = {
   sendEmail: boolean;
   /** The user who already has this e-mail address, if any (looked up by the caller). */
   existingUserId: number | null;
+  /** The reference's combine_pending_invites: fold the live invites for this address into the new one. */
+  combinePendingInvites?: boolean;
 };
 
-export type Invite = Omit<InviteInput, 'existingUserId'> & { createdBy: number; createdAt: string };
+export type Invite = Omit<InviteInput, 'existingUserId' | 'combinePendingInvites'> & { createdBy: number; createdAt: string };
 
 export const isExpired = (createdAt: string, now: string) =>
   Date.parse(createdAt) < Date.parse(now) - INVITE_DAYS_VALIDITY * 24 * 60 * 60 * 1000;
+
+const ACCESS_RANK = { member: 1, admin: 2 } as const;
+
+/**
+ * combine_pending_invites as the reference does it: the highest level among the live (unexpired) invites and
+ * the new one, and their project access merged, the higher access winning per project. Expired invites are
+ * replaced without adding anything, and the inviter's own level limits only the level they asked for.
+ */
+export function combineInvites(input: InviteInput, previous: Invite[], now: string): Pick<Invite, 'level' | 'privateProjectAccess'> {
+  const live = previous.filter((i) => !isExpired(i.createdAt, now));
+  const access = new Map<number, ProjectAccess['level']>();
+  for (const { id, level } of [input, ...live].flatMap((i) => i.privateProjectAccess)) {
+    const held = access.get(id);
+    if (!held || ACCESS_RANK[level] > ACCESS_RANK[held]) access.set(id, level);
+  }
+  return {
+    level: Math.max(input.level, ...live.map((i) => i.level)),
+    privateProjectAccess: [...access].map(([id, level]) => ({ id, level })),
+  };
+}
 
 export function checkInvite(input: InviteInput, inviterLevel: number, memberIds: Set<number>, projectIds: Set<number>) {
   if (![MembershipLevel.member, MembershipLevel.admin, MembershipLevel.owner].includes(input.level as MembershipLevel)) {

@@ -7,4 +7,7 @@ export type CreatePersonalApiKey = Command<
 /** userId: who asks; only a key's owner may delete it (anyone else is told it does not exist). */
 export type DeletePersonalApiKey = Command<'DeletePersonalApiKey', { userId: number }>;
 
-export type PersonalApiKeyCommand = CreatePersonalApiKey | DeletePersonalApiKey;
+/** The key authenticated a request (recorded after the answer, so the time is when it was used, give or take). */
+export type RecordPersonalApiKeyUse = Command<'RecordPersonalApiKeyUse', Record<string, never>>;
+
+export type PersonalApiKeyCommand = CreatePersonalApiKey | DeletePersonalApiKey | RecordPersonalApiKeyUse;

@@ -18,4 +18,6 @@ export type PersonalApiKeyCreated = Message<
 
 export type PersonalApiKeyDeleted = Message<'PersonalApiKeyDeleted', { id: string; userId: number; at: string }>;
 
-export type PersonalApiKeyEvent = PersonalApiKeyCreated | PersonalApiKeyDeleted;
+export type PersonalApiKeyUsed = Message<'PersonalApiKeyUsed', { id: string; at: string }>;
+
+export type PersonalApiKeyEvent = PersonalApiKeyCreated | PersonalApiKeyDeleted | PersonalApiKeyUsed;

@@ -7,4 +7,7 @@ export type SignUpUser = Command<
 /** organizationId null: the user belongs to no organization any more. */
 export type SwitchOrganization = Command<'SwitchOrganization', { organizationId: string | null; teamId: number | null }>;
 
-export type UserCommand = SignUpUser | SwitchOrganization;
+/** Undoes a signup whose invite could not be used after all (it vanished meanwhile): the user never existed. */
+export type CancelSignUp = Command<'CancelSignUp', Record<string, never>>;
+
+export type UserCommand = SignUpUser | SwitchOrganization | CancelSignUp;

@@ -13,5 +13,9 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       if (state.status !== 'active') throw notFound();
       if (state.currentOrganizationId === command.data.organizationId && state.currentTeamId === command.data.teamId) return [];
       return [{ type: 'UserSwitchedOrganization', data: { ...command.data, at } }];
+    case 'CancelSignUp':
+      if (state.status === 'none') throw notFound();
+      if (state.status === 'cancelled') return [];
+      return [{ type: 'UserSignUpCancelled', data: { id: state.id, at } }];
   }
 }

@@ -6,4 +6,6 @@ export type UserSignedUp = Message<
 >;
 export type UserSwitchedOrganization = Message<'UserSwitchedOrganization', { organizationId: string | null; teamId: number | null; at: string }>;
 
-export type UserEvent = UserSignedUp | UserSwitchedOrganization;
+export type UserSignUpCancelled = Message<'UserSignUpCancelled', { id: number; at: string }>;
+
+export type UserEvent = UserSignedUp | UserSwitchedOrganization | UserSignUpCancelled;

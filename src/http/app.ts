@@ -43,7 +43,8 @@ const routers: ((services: Services) => express.Router)[] = [
 export function createApp(services: Services) {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', true);
+  const trust = services.config.TRUST_PROXY;
+  app.set('trust proxy', trust === 'true' ? true : trust === 'false' ? false : /^\d+$/.test(trust) ? Number(trust) : trust);
   // Raw bytes: each endpoint parses (and judges the media type) only after authentication, as the reference does.
   app.use('/api', express.raw({ type: () => true, limit: MANAGEMENT_BODY_LIMIT }));
   for (const router of routers) app.use(router(services));

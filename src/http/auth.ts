@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { Services } from '../container';
 import type { ApiKeyDoc, UserDoc } from '../identity/documents';
+import { recordKeyUseAfterAnswer } from '../identity/key-usage';
 import { hashToken } from '../identity/secrets';
 import { apiErrors } from './errors';
 
@@ -22,6 +23,7 @@ export async function authenticate(req: Request, services: Services): Promise<Pr
     if (!key) throw apiErrors.invalidPersonalApiKey(found.where);
     const user = await services.readStore.get<UserDoc>('users', key.user_id);
     if (!user || !user.is_active) throw apiErrors.invalidPersonalApiKey(found.where);
+    recordKeyUseAfterAnswer(services, key, req);
     return { user, key };
   }
   for (const session of sessionAuthenticators) {

@@ -41,6 +41,8 @@ export const apiErrors = {
   tooLarge: (limit: string) => new ApiError(413, 'invalid_request', 'payload_too_large', `Request body is larger than the limit of ${limit}.`),
   preconditionFailed: (detail: string) => new ApiError(412, 'invalid_request', 'precondition_failed', detail),
   conflict: (detail: string) => new ApiError(409, 'invalid_request', 'conflict', detail),
+  throttled: (seconds: number) =>
+    new ApiError(429, 'throttled_error', 'throttled', `Request was throttled. Expected available in ${seconds} seconds.`, null, { 'Retry-After': String(seconds) }),
 };
 
 const DOMAIN_STATUS = { validation: 400, permission: 403, not_found: 404, conflict: 409 } as const;

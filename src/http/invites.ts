@@ -25,6 +25,7 @@ const inviteSchema = z.object({
     .optional()
     .transform((v) => v ?? []),
   send_email: z.boolean().optional().default(true),
+  combine_pending_invites: z.boolean().optional().default(false),
 });
 type InviteBody = z.output<typeof inviteSchema>;
 
@@ -46,6 +47,7 @@ export function invitesRouter(services: Services) {
         privateProjectAccess: body.private_project_access,
         sendEmail: body.send_email,
         existingUserId: existing?.id ?? null,
+        combinePendingInvites: body.combine_pending_invites,
       });
     }
     const projects = await services.readStore.find<ProjectDoc>('projects', { organization_id: access.organization.id });

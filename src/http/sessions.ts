@@ -6,6 +6,7 @@ import { sessionDecider, sessionStream } from '../../domain/session';
 import type { Services } from '../container';
 import type { LoginSessionDoc, UserDoc } from '../identity/documents';
 import { emailSchema } from '../identity/email';
+import { LoginThrottle } from '../identity/login-throttle';
 import { generateToken, hashPassword, hashToken, verifyPassword } from '../identity/secrets';
 import { registerSessionAuthenticator } from './auth';
 import { ok, publicResource, resource } from './endpoint';
@@ -95,13 +96,20 @@ const loginSchema = z.object({ email: emailSchema, password: z.string().min(1).m
 
 export function sessionsRouter(services: Services) {
   const router = Router();
+  const throttle = new LoginThrottle(services.config.LOGIN_FAILURE_LIMIT, services.config.LOGIN_FAILURE_WINDOW_SECONDS);
   publicResource(router, services, '/api/login/', {
     post: {
       handler: async ({ req, res, metadata }) => {
         const body = parseBody(req, loginSchema);
+        // Before the password is looked at: over the limit, even the right one waits.
+        throttle.check(body.email, req.ip);
         const user = (await services.readStore.find<UserDoc>('users', { email: body.email }, { limit: 1 }))[0];
         const valid = verifyPassword(body.password, user?.password_hash ?? (decoyHash ??= hashPassword(generateToken(''))));
-        if (!user || !user.is_active || !valid) throw apiErrors.validation('Invalid email or password.', null, 'invalid_credentials');
+        if (!user || !user.is_active || !valid) {
+          throttle.failed(body.email, req.ip);
+          throw apiErrors.validation('Invalid email or password.', null, 'invalid_credentials');
+        }
+        throttle.succeeded(body.email);
         await startSession(services, req, res, user.id, metadata);
         return ok({ success: true });
       },

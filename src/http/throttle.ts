@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { apiErrors } from './errors';
 
 /**
  * Per personal-API-key request budget, as the reference keys its throttles (per key, not per team). Off unless
@@ -19,9 +19,7 @@ export class KeyThrottle {
     this.buckets.set(keyId, bucket);
     if (bucket.tokens < 1) {
       const wait = Math.ceil((1 - bucket.tokens) / refillPerMs / 1000);
-      throw new ApiError(429, 'throttled_error', 'throttled', `Request was throttled. Expected available in ${wait} seconds.`, null, {
-        'Retry-After': String(wait),
-      });
+      throw apiErrors.throttled(wait);
     }
     bucket.tokens -= 1;
   }

@@ -64,7 +64,9 @@ export function usersRouter(services: Services) {
         if ((await services.readStore.count('users', { email: invite.target_email })) > 0) {
           throw apiErrors.validation('There is already an account with this email address.', 'email', 'unique');
         }
-        // The checks above run first so a refused signup leaves no user behind; AcceptInvite checks again, atomically.
+        // The checks above refuse most bad signups before anything is written. AcceptInvite checks again, atomically
+        // on the organization's stream; if the invite went meanwhile (deleted, replaced, used by a concurrent signup,
+        // expired), the user just made is cancelled, so no account without an organization is left behind.
         const user = await createUser(services, metadata, {
           email: invite.target_email,
           firstName: body.first_name,
@@ -72,11 +74,16 @@ export function usersRouter(services: Services) {
           passwordHash: hashPassword(body.password),
         });
         const acting = { ...metadata, userId: user.id };
-        await services.commands.handle(organizationDecider, organizationStream(invite.organization_id), {
-          type: 'AcceptInvite',
-          data: { inviteId: invite.id, userId: user.id, userUuid: user.uuid, membershipId: randomUUID() },
-          metadata: acting,
-        });
+        try {
+          await services.commands.handle(organizationDecider, organizationStream(invite.organization_id), {
+            type: 'AcceptInvite',
+            data: { inviteId: invite.id, userId: user.id, userUuid: user.uuid, membershipId: randomUUID() },
+            metadata: acting,
+          });
+        } catch (error) {
+          await services.commands.handle(userDecider, userStream(user.id), { type: 'CancelSignUp', data: {}, metadata: acting });
+          throw error;
+        }
         const organization = await services.readStore.get<OrganizationDoc>('organizations', invite.organization_id);
         await services.commands.handle(userDecider, userStream(user.id), {
           type: 'SwitchOrganization',

@@ -24,7 +24,7 @@ const input = (id: string, targetEmail: string, extra: Partial<InviteInput> = {}
   ...extra,
 });
 const inviteOf = (i: InviteInput, createdBy: number, createdAt = at) => {
-  const { existingUserId: _, ...rest } = i;
+  const { existingUserId: _, combinePendingInvites: __, ...rest } = i;
   return { ...rest, createdBy, createdAt };
 };
 const invited = (i: InviteInput, createdBy = 1, when = at): OrganizationEvent => ({ type: 'OrganizationInviteCreated', data: { invite: inviteOf(i, createdBy, when), at: when } });
@@ -39,6 +39,28 @@ describe('invites (organization aggregate)', () => {
     const b1 = input('i3', 'b@example.com');
     const b2 = input('i4', 'b@example.com');
     spec.given(team).when(invite([b1, b2])).then([invited(b1), { type: 'OrganizationInviteDeleted', data: { inviteId: 'i3', reason: 'replaced', at } }, invited(b2)]);
+  });
+
+  it('combine_pending_invites: the highest level of the live invites, their project access merged (admin wins)', () => {
+    const older = input('i1', 'c@x.io', { level: 8, privateProjectAccess: [{ id: 7, level: 'admin' }, { id: 9, level: 'member' }] });
+    const stale = input('i0', 'c@x.io', { level: 15, privateProjectAccess: [{ id: 11, level: 'admin' }] });
+    const later = '2026-01-03T00:00:00.000Z';
+    // i0 was made four days before `later`: expired, so it is replaced but adds nothing.
+    const history = [...team, invited(stale, 1, '2025-12-30T00:00:00.000Z'), invited(older, 1, at)];
+    const again = input('i2', 'c@x.io', { level: 1, combinePendingInvites: true, privateProjectAccess: [{ id: 9, level: 'admin' }, { id: 7, level: 'member' }] });
+    const stored = { ...inviteOf(again, 2, later), level: 8, privateProjectAccess: [{ id: 9, level: 'admin' as const }, { id: 7, level: 'admin' as const }] };
+    spec.given(history).when({ ...invite([again], 2, [7, 9, 11]), metadata: meta(later, 2) }).then([
+      { type: 'OrganizationInviteDeleted', data: { inviteId: 'i0', reason: 'replaced', at: later } },
+      { type: 'OrganizationInviteDeleted', data: { inviteId: 'i1', reason: 'replaced', at: later } },
+      { type: 'OrganizationInviteCreated', data: { invite: stored, at: later } },
+    ]);
+    // Without the flag the new invite is exactly what was asked, created now: its three days start again.
+    const plain = input('i3', 'c@x.io', { level: 1 });
+    spec.given(history).when({ ...invite([plain], 1, [7, 9, 11]), metadata: meta(later, 1) }).then([
+      { type: 'OrganizationInviteDeleted', data: { inviteId: 'i0', reason: 'replaced', at: later } },
+      { type: 'OrganizationInviteDeleted', data: { inviteId: 'i1', reason: 'replaced', at: later } },
+      invited(plain, 1, later),
+    ]);
   });
 
   it('is all or nothing, and checks level, membership and project access', () => {

@@ -14,6 +14,16 @@ describe('user aggregate', () => {
     spec.given(there).when({ type: 'SwitchOrganization', data: { organizationId: 'o', teamId: 2 }, metadata: meta(at) }).thenNothingHappened();
     spec.given(there).when({ type: 'SwitchOrganization', data: { organizationId: null, teamId: null }, metadata: meta(at) }).then([{ type: 'UserSwitchedOrganization', data: { organizationId: null, teamId: null, at } }]);
   });
+
+  it('a cancelled signup is over for good: not again, not switched, cancelling twice is nothing', () => {
+    const cancel = { type: 'CancelSignUp' as const, data: {}, metadata: meta(at) };
+    spec.given(signedUp).when(cancel).then([{ type: 'UserSignUpCancelled', data: { id: 1, at } }]);
+    const cancelled: UserEvent[] = [...signedUp, { type: 'UserSignUpCancelled', data: { id: 1, at } }];
+    spec.given(cancelled).when(cancel).thenNothingHappened();
+    spec.given(cancelled).when({ type: 'SignUpUser', data: { ...signedUp[0].data }, metadata: meta(at) } as never).thenThrows({ kind: 'conflict' });
+    spec.given(cancelled).when({ type: 'SwitchOrganization', data: { organizationId: 'o', teamId: 2 }, metadata: meta(at) }).thenThrows({ kind: 'not_found' });
+    spec.given([]).when(cancel).thenThrows({ kind: 'not_found' });
+  });
 });
 
 describe('login session aggregate', () => {

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { addUser, startTestChronicle, TestChronicle } from '../support/chronicle';
-import { inviteAndSignUp } from '../support/identity';
+import { inviteAndSignUp, withClockAhead } from '../support/identity';
 
 const INVITE_FIELDS = [
   'created_at', 'created_by', 'emailing_attempt_made', 'first_name', 'id', 'is_expired', 'level', 'message',
@@ -74,6 +74,39 @@ describe('organization invites', () => {
     expect(ids).toEqual([second.body.id]);
     const old = await request(c.app).post(`/api/signup/${first.body.id}/`).send({ first_name: 'Old', password: 'long enough pw' }).expect(400);
     expect(old.body.detail).toBe('The provided invite ID is not valid.');
+  });
+
+  it('combine_pending_invites: the highest live level and the merged project access; without it the new invite is as asked', async () => {
+    const second = (await c.api('post', `/api/organizations/${orgId}/projects/`).send({ name: 'Second' }).expect(201)).body.id;
+    await c.api('post', url()).send({ target_email: 'merge@example.com', level: 8, private_project_access: [{ id: projectId, level: 'admin' }] }).expect(201);
+    const member = await inviteAndSignUp(c, { organizationId: orgId, level: 1 });
+    const combined = await member.call('post', url()).send({ target_email: 'merge@example.com', level: 1, combine_pending_invites: true, private_project_access: [{ id: second, level: 'member' }, { id: projectId, level: 'member' }] }).expect(201);
+    expect(combined.body).toMatchObject({ level: 8, created_by: { email: member.email } });
+    expect(combined.body).not.toHaveProperty('combine_pending_invites');
+    expect([...combined.body.private_project_access].sort((a: { id: number }, b: { id: number }) => a.id - b.id)).toEqual([
+      { id: projectId, level: 'admin' },
+      { id: second, level: 'member' },
+    ]);
+    const listed = (await c.api('get', url()).expect(200)).body.results.filter((i: { target_email: string }) => i.target_email === 'merge@example.com');
+    expect(listed.map((i: { id: string }) => i.id)).toEqual([combined.body.id]);
+    const plain = await c.api('post', url()).send({ target_email: 'merge@example.com', level: 1 }).expect(201);
+    expect(plain.body).toMatchObject({ level: 1, private_project_access: [] });
+    expect((await c.api('post', url()).send({ target_email: 'x@example.com', combine_pending_invites: 'yes' }).expect(400)).body.attr).toBe('combine_pending_invites');
+  });
+
+  it('re-creating an invite for the same e-mail starts its three days again, even once expired', async () => {
+    const old = await c.api('post', url()).send({ target_email: 'resend@example.com', level: 8, combine_pending_invites: true }).expect(201);
+    await withClockAhead(4 * 24 * 3600 * 1000, async () => {
+      const listed = (await c.api('get', url()).expect(200)).body.results.find((i: { id: string }) => i.id === old.body.id);
+      expect(listed.is_expired).toBe(true);
+      // An expired invite adds nothing to a combined one: the level is the one asked for now.
+      const fresh = await c.api('post', url()).send({ target_email: 'resend@example.com', combine_pending_invites: true }).expect(201);
+      expect(fresh.body).toMatchObject({ is_expired: false, level: 1 });
+      expect(Date.parse(fresh.body.created_at)).toBeGreaterThan(Date.parse(old.body.created_at) + 3 * 24 * 3600 * 1000);
+      const signup = await request(c.app).post(`/api/signup/${fresh.body.id}/`).send({ first_name: 'Again', password: 'long enough pw' }).expect(201);
+      expect(signup.body.organizations).toEqual([expect.objectContaining({ id: orgId, membership_level: 1 })]);
+      await request(c.app).post(`/api/signup/${old.body.id}/`).send({ first_name: 'Old', password: 'long enough pw' }).expect(400);
+    });
   });
 
   it('deletes an invite (204, gone, unusable), 404 through another organization', async () => {

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { ADMIN_KEY, ADMIN_PASSWORD, startTestChronicle, TestChronicle } from '../support/chronicle';
-import { Browser, inviteAndSignUp, login } from '../support/identity';
+import type { ApiKeyDoc } from '../../src/identity/documents';
+import { Browser, eventually, inviteAndSignUp, login, withClockAhead } from '../support/identity';
 
 describe('personal API keys', () => {
   let c: TestChronicle;
@@ -83,5 +84,55 @@ describe('personal API keys', () => {
     expect(otherProject.body.detail).toBe(`API key does not have access to the requested project: ID ${second.teams[0].id}.`);
     const orgUrl = await c.api('get', `/api/organizations/${c.organizationId}/invites/`, teamKey).expect(403);
     expect(orgUrl.body.detail).toBe('API keys with scoped projects are only supported on project-based endpoints.');
+  });
+
+  describe('last_used_at', () => {
+    const lastUsed = async (id: string) => (await c.services.readStore.get<ApiKeyDoc>('personal_api_keys', id))?.last_used_at ?? null;
+    const usedEvents = async (id: string) => (await c.services.eventStore.readStream(`personal_api_key-${id}`)).filter((e) => e.type === 'PersonalApiKeyUsed').length;
+
+    it('moves when the key is used, at most once an hour, as an event on the key', async () => {
+      const made = (await admin.call('post', '/api/personal_api_keys/').send({ label: 'used', scopes: ['*'] }).expect(201)).body;
+      expect(made.last_used_at).toBeNull();
+      await c.api('get', '/api/users/@me/', made.value).expect(200);
+      const first = await eventually(() => lastUsed(made.id));
+      expect(Date.parse(first)).toBeGreaterThanOrEqual(Date.parse(made.created_at));
+      expect(await usedEvents(made.id)).toBe(1);
+      const listed = (await admin.call('get', '/api/personal_api_keys/').expect(200)).body.find((k: { id: string }) => k.id === made.id);
+      expect(listed.last_used_at).toBe(first);
+
+      // Within the hour: the key is read as recently used, so no write is even attempted.
+      await c.api('get', '/api/organizations/', made.value).expect(200);
+      await c.api('get', '/api/users/@me/', made.value).expect(200);
+      expect(await usedEvents(made.id)).toBe(1);
+      expect(await lastUsed(made.id)).toBe(first);
+
+      await withClockAhead(61 * 60 * 1000, async () => {
+        await c.api('get', '/api/users/@me/', made.value).expect(200);
+        await eventually(async () => (await lastUsed(made.id)) !== first);
+      });
+      expect(await usedEvents(made.id)).toBe(2);
+    });
+
+    it('a failed record is only logged (without the key); the request it followed is answered', async () => {
+      const made = (await admin.call('post', '/api/personal_api_keys/').send({ label: 'flaky', scopes: ['*'] }).expect(201)).body;
+      const handle = c.services.commands.handle.bind(c.services.commands);
+      const spy = jest.spyOn(c.services.commands, 'handle').mockImplementation((decider, stream, command, options) =>
+        command.type === 'RecordPersonalApiKeyUse' ? Promise.reject(new Error('store unavailable')) : handle(decider, stream, command, options),
+      );
+      const warn = jest.spyOn(c.services.logger, 'warn');
+      try {
+        await c.api('get', '/api/users/@me/', made.value).expect(200);
+        const call = await eventually(async () => warn.mock.calls.find(([msg]) => msg === 'recording a personal API key use failed'));
+        expect(call[1]).toMatchObject({ keyId: made.id, error: 'store unavailable' });
+        expect(JSON.stringify(call)).not.toContain(made.value);
+      } finally {
+        spy.mockRestore();
+        warn.mockRestore();
+      }
+      expect(await lastUsed(made.id)).toBeNull();
+      // The next use tries again.
+      await c.api('get', '/api/users/@me/', made.value).expect(200);
+      await eventually(() => lastUsed(made.id));
+    });
   });
 });

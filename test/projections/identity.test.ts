@@ -5,6 +5,7 @@ import { organizationsProjection } from '../../projections/organizations';
 import { personalApiKeysProjection } from '../../projections/personal-api-keys';
 import { applyEvent, documentKey, ProjectedEvent, Projection } from '../../projections/projection';
 import { projectsProjection } from '../../projections/projects';
+import { usersProjection } from '../../projections/users';
 import type { Doc } from '../../src/readstore/port';
 
 const ORG = '11111111-1111-4111-8111-111111111111';
@@ -28,6 +29,10 @@ function history(): ProjectedEvent[] {
     [`organization-${ORG}`, 'OrganizationMemberRemoved', { userId: 2, at: at(4) }],
     ['personal_api_key-k', 'PersonalApiKeyCreated', { id: 'k', userId: 1, label: 'l', secureValue: 'h', maskValue: 'm', scopes: ['*'], scopedOrganizations: [], scopedTeams: [], at: at(4) }],
     ['login_session-s', 'SessionStarted', { id: 's', userId: 1, tokenHash: 'th', expiresAt: at(9), at: at(4) }],
+    ['personal_api_key-k', 'PersonalApiKeyUsed', { id: 'k', at: at(5) }],
+    ['user-1', 'UserSignedUp', { id: 1, uuid: 'u1', email: 'a@x.io', firstName: 'A', lastName: '', distinctId: 'd1', passwordHash: 'scrypt$x', at: at(1) }],
+    ['user-2', 'UserSignedUp', { id: 2, uuid: 'u2', email: 'b@x.io', firstName: 'B', lastName: '', distinctId: 'd2', passwordHash: 'scrypt$y', at: at(3) }],
+    ['user-2', 'UserSignUpCancelled', { id: 2, at: at(3) }],
   ];
   return raw.map(([streamId, type, data], i) => ({ streamId, type, data, metadata: {}, revision: 0n, position: BigInt(i + 1) }));
 }
@@ -45,7 +50,7 @@ const deletion = (position: number): ProjectedEvent[] => [
   { streamId: 'login_session-s', type: 'SessionEnded', data: { id: 's', userId: 1, at: at(5) }, metadata: {}, revision: 0n, position: BigInt(position + 2) },
 ];
 
-const projections = [organizationsProjection, organizationMembersProjection, projectsProjection, organizationInvitesProjection, personalApiKeysProjection, loginSessionsProjection];
+const projections = [usersProjection, organizationsProjection, organizationMembersProjection, projectsProjection, organizationInvitesProjection, personalApiKeysProjection, loginSessionsProjection];
 
 /** Folds the events the projection follows, each applied twice: the second application must change nothing. */
 function fold(projection: Projection, events: ProjectedEvent[], docs = new Map<string, Doc | null>()) {
@@ -102,10 +107,16 @@ describe('identity read models', () => {
     expect(doc(docs, 'organization_invites', 'i2')).toBeNull();
   });
 
+  it('users: a cancelled signup leaves no user behind', () => {
+    const docs = fold(usersProjection, history());
+    expect(doc(docs, 'users', 1)).toMatchObject({ email: 'a@x.io' });
+    expect(doc(docs, 'users', 2)).toBeNull();
+  });
+
   it('keys and sessions disappear when deleted or ended', () => {
     const keys = fold(personalApiKeysProjection, history());
     const sessions = fold(loginSessionsProjection, history());
-    expect(doc(keys, 'personal_api_keys', 'k')).toMatchObject({ secure_value: 'h' });
+    expect(doc(keys, 'personal_api_keys', 'k')).toMatchObject({ secure_value: 'h', last_used_at: at(5) });
     expect(doc(sessions, 'login_sessions', 's')).toMatchObject({ token_hash: 'th', user_id: 1 });
     fold(personalApiKeysProjection, deletion(100), keys);
     fold(loginSessionsProjection, deletion(100), sessions);

@@ -50,3 +50,26 @@ export async function makeKey(browser: Browser, body: { scopes: string[]; scoped
   if (res.status !== 201) throw new Error(`key failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.value as string;
 }
+
+/** Polls until `read` gives something truthy (work that runs after an answer, such as recording a key's use). */
+export async function eventually<T>(read: () => Promise<T>, attempts = 200): Promise<NonNullable<T>> {
+  for (let i = 0; ; i++) {
+    const value = await read();
+    if (value) return value as NonNullable<T>;
+    if (i >= attempts) throw new Error('eventually: the condition never held');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Runs `fn` with only the wall clock moved `offsetMs` ahead; timers and I/O run for real. */
+export async function withClockAhead<T>(offsetMs: number, fn: () => Promise<T>): Promise<T> {
+  jest.useFakeTimers({
+    now: Date.now() + offsetMs,
+    doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'],
+  });
+  try {
+    return await fn();
+  } finally {
+    jest.useRealTimers();
+  }
+}
