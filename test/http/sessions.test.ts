@@ -6,7 +6,8 @@ import { inviteAndSignUp, login, withClockAhead } from '../support/identity';
 describe('login, sessions, logout, signup', () => {
   let c: TestChronicle;
   beforeAll(async () => {
-    c = await startTestChronicle();
+    // Behind a proxy, as the throttle tests play clients at several addresses through X-Forwarded-For.
+    c = await startTestChronicle({ env: { TRUST_PROXY: 'true' } });
   });
   afterAll(() => c.stop());
 
