@@ -1,6 +1,7 @@
 import type { IngestedEventData } from '../src/ingestion/stored-event';
 import { INGESTED_EVENT_TYPE, INGESTION_CATEGORY } from '../src/ingestion/stored-event';
 import { applyUpdates, emptyPropertyState, PropertyState } from '../src/ingestion/property-updates';
+import type { Doc } from '../src/readstore/port';
 import type { DocumentKey, Projection } from './projection';
 
 export const personDocId = (projectId: number, distinctId: string) => `${projectId}:${distinctId}`;
@@ -12,6 +13,13 @@ export function mergedIdOf(d: IngestedEventData): string | null {
   const id = String(other);
   return id === '' || id === d.distinct_id ? null : id;
 }
+
+/**
+ * When the document last changed: the server time of the latest event that changed it (what a persons batch export
+ * selects by). Events are not received in log order exactly, hence the max.
+ */
+const updatedAt = (current: Doc, d: IngestedEventData): string =>
+  current.updated_at && current.updated_at > d.received_at ? current.updated_at : d.received_at;
 
 /**
  * Persons, kept as one document per distinct id, because a projection sees one document at a time and a merge
@@ -29,7 +37,7 @@ export const personsProjection: Projection = {
   name: 'persons',
   version: 1,
   categories: [INGESTION_CATEGORY],
-  collections: { persons: [['project_id', 'merged_into', 'created_at'], ['project_id', 'distinct_id']] },
+  collections: { persons: [['project_id', 'merged_into', 'created_at'], ['project_id', 'distinct_id'], ['project_id', 'updated_at']] },
   lag: 'async',
   keys(event) {
     if (event.type !== INGESTED_EVENT_TYPE) return [];
@@ -56,7 +64,12 @@ export const personsProjection: Projection = {
     if (!own) {
       const merge = current.merged_into === null && !current.is_identified;
       if (doc && !merge && !earlier) return doc;
-      return { ...current, merged_into: merge ? d.distinct_id : current.merged_into, created_at: earlier ? d.timestamp : current.created_at };
+      return {
+        ...current,
+        merged_into: merge ? d.distinct_id : current.merged_into,
+        created_at: earlier ? d.timestamp : current.created_at,
+        updated_at: updatedAt(current, d),
+      };
     }
     const props = applyUpdates(current.props as PropertyState, d.properties.$set, d.properties.$set_once, d.timestamp);
     const identifies = d.event === '$identify' && !current.is_identified;
@@ -66,6 +79,7 @@ export const personsProjection: Projection = {
       props: props ?? current.props,
       created_at: earlier ? d.timestamp : current.created_at,
       is_identified: current.is_identified || d.event === '$identify',
+      updated_at: updatedAt(current, d),
     };
   },
 };

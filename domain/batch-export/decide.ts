@@ -6,6 +6,11 @@ import type { BatchExportState } from './state';
 
 const notFoundExport = () => notFound();
 
+/** A query reads `events`: what it selects means nothing to the persons model, so the pair is refused, not ignored. */
+function checkQueryFitsModel(model: string, hogqlQuery: string | null) {
+  if (hogqlQuery && model !== 'events') throw invalid(`A hogql_query can only be used with the events model, not ${model}.`, 'hogql_query');
+}
+
 /** HTTP and NoOp accept open-ended backfills (they catch up, then the schedule carries on), as in the reference. */
 const OPEN_ENDED_BACKFILL_TYPES = new Set(['HTTP', 'NoOp']);
 
@@ -17,6 +22,7 @@ export function decide(command: BatchExportCommand, state: BatchExportState): Ba
     if (d.start_at && d.end_at && Date.parse(d.start_at) >= Date.parse(d.end_at)) {
       throw invalid("The 'start_at' of a batch export must be before its 'end_at'.", 'start_at');
     }
+    checkQueryFitsModel(d.model, d.hogql_query);
     return [{ type: 'BatchExportCreated', data: { ...d, createdBy: command.metadata.userId ?? null, at } }];
   }
   if (state.status !== 'active') throw notFoundExport();
@@ -29,6 +35,7 @@ export function decide(command: BatchExportCommand, state: BatchExportState): Ba
       if (startAt && endAt && Date.parse(startAt) >= Date.parse(endAt)) {
         throw invalid("The 'start_at' of a batch export must be before its 'end_at'.", 'start_at');
       }
+      checkQueryFitsModel(changes.model ?? state.model, changes.hogql_query !== undefined ? changes.hogql_query : state.hogql_query);
       const events: BatchExportEvent[] = [];
       if (Object.keys(changes).length > 0) events.push({ type: 'BatchExportUpdated', data: { id, changes, at } });
       if (paused === true && !state.paused) events.push({ type: 'BatchExportPaused', data: { id, at } });

@@ -11,7 +11,7 @@ import { startChronicle } from '../chronicle';
 import { loadConfig } from '../config';
 import type { BatchExportRunDoc } from '../exports/documents';
 import { PostgresWriter } from '../exports/destinations/postgres';
-import { toRecord } from '../exports/source';
+import { eventRecord } from '../exports/records';
 import { BatchExportWorker } from '../exports/worker';
 import { INGESTED_EVENT_TYPE, IngestedEventData, ingestionStream } from '../ingestion/stored-event';
 import { Logger } from '../logger';
@@ -71,7 +71,7 @@ async function main() {
     const connection = { user: pg.user, password: pg.password, host: pg.host, port: pg.port, database: pg.database, schema: 'public' };
 
     // Baseline: the same rows, in memory, the same INSERT … ON CONFLICT in the same chunks, nothing else.
-    const rows = data.map(toRecord);
+    const rows = data.map(eventRecord);
     const baselineWriter = new PostgresWriter({ ...connection, table_name: 'baseline_events' });
     const b0 = performance.now();
     for (let i = 0; i < rows.length; i += CHUNK) {

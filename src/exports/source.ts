@@ -4,17 +4,6 @@ import { IngestedEventData, ingestionStream } from '../ingestion/stored-event';
 
 const PAGE = 5000;
 
-/** What an export delivers for one ingested event (the reference's JSONLines fields for the events model). */
-export type ExportRecord = {
-  uuid: string;
-  event: string;
-  properties: Record<string, unknown>;
-  distinct_id: string;
-  team_id: number;
-  timestamp: string;
-  created_at: string;
-};
-
 export type EventSelection = {
   projectId: number;
   /** Event timestamps in [startMs, endMs). */
@@ -22,19 +11,11 @@ export type EventSelection = {
   endMs: number;
   includeEvents?: readonly string[] | null;
   excludeEvents?: readonly string[] | null;
+  /** The export query's WHERE, when it has one. */
+  where?: (d: IngestedEventData) => boolean;
 };
 
-export type SourceEvent = { revision: bigint; record: ExportRecord };
-
-export const toRecord = (d: IngestedEventData): ExportRecord => ({
-  uuid: d.uuid,
-  event: d.event,
-  properties: d.properties,
-  distinct_id: d.distinct_id,
-  team_id: d.project_id,
-  timestamp: d.timestamp,
-  created_at: d.received_at,
-});
+export type SourceEvent = { revision: bigint; data: IngestedEventData };
 
 async function readPage(store: EventStore, stream: string, fromRevision: bigint): Promise<RecordedEvent[]> {
   try {
@@ -65,6 +46,7 @@ export async function* intervalEvents(
   if (upToRevision === null) return;
   const stream = ingestionStream(selection.projectId);
   const wanted = eventFilter(selection);
+  const where = selection.where ?? (() => true);
   let next = afterRevision === null ? 0n : afterRevision + 1n;
   while (next <= upToRevision) {
     const page = await readPage(store, stream, next);
@@ -73,28 +55,33 @@ export async function* intervalEvents(
       if (stored.revision > upToRevision) return;
       const data = stored.data as IngestedEventData;
       const at = Date.parse(data.timestamp);
-      if (at >= selection.startMs && at < selection.endMs && wanted(data.event)) yield { revision: stored.revision, record: toRecord(data) };
+      if (at >= selection.startMs && at < selection.endMs && wanted(data.event) && where(data)) yield { revision: stored.revision, data };
     }
     next = page[page.length - 1].revision + 1n;
   }
 }
 
-/** Revision of the newest ingested event of the project, null when it has none. */
-export async function headRevision(store: EventStore, projectId: number): Promise<bigint | null> {
+/** The newest ingested event of the project, null when it has none. */
+export async function headEvent(store: EventStore, projectId: number): Promise<RecordedEvent | null> {
   try {
     const [last] = await store.readStream(ingestionStream(projectId), { direction: 'backwards', maxCount: 1 });
-    return last ? last.revision : null;
+    return last ?? null;
   } catch (error) {
     if (error instanceof StreamNotFoundError) return null;
     throw error;
   }
 }
 
+/** Revision of the newest ingested event of the project, null when it has none. */
+export async function headRevision(store: EventStore, projectId: number): Promise<bigint | null> {
+  return (await headEvent(store, projectId))?.revision ?? null;
+}
+
 /** Timestamp of the earliest matching event (backfills start no earlier), null when there is none. */
 export async function earliestEventAt(store: EventStore, selection: Omit<EventSelection, 'startMs' | 'endMs'>): Promise<string | null> {
   let earliest = Number.POSITIVE_INFINITY;
   for await (const e of intervalEvents(store, { ...selection, startMs: Number.NEGATIVE_INFINITY, endMs: Number.POSITIVE_INFINITY }, null, await headRevision(store, selection.projectId))) {
-    const at = Date.parse(e.record.timestamp);
+    const at = Date.parse(e.data.timestamp);
     if (at < earliest) earliest = at;
   }
   return Number.isFinite(earliest) ? new Date(earliest).toISOString() : null;

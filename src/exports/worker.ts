@@ -4,8 +4,9 @@ import { batchExportRunDecider, batchExportRunStream, BatchExportRunState, RunCu
 import type { Services } from '../container';
 import { createWriter, DestinationWriter, PermanentDestinationError } from './destinations';
 import type { BatchExportDoc, BatchExportRunDoc } from './documents';
+import type { ExportRecord } from './records';
+import { runSource } from './run-source';
 import { RunScheduler } from './scheduler';
-import { EventSelection, ExportRecord, headRevision, intervalEvents } from './source';
 
 export type WorkerOptions = {
   tickMs: number;
@@ -16,6 +17,8 @@ export type WorkerOptions = {
   chunkSize?: number;
   /** Called after a chunk reached the destination and before its progress is recorded (tests crash here). */
   afterChunkWritten?: (runId: string, chunkIndex: number) => Promise<void> | void;
+  /** How long a persons run waits for the persons read model to reach the log's head before failing retryably. */
+  personsWaitMs?: number;
 };
 
 const RUNNABLE = ['Starting', 'Running', 'FailedRetryable'];
@@ -73,9 +76,15 @@ export class BatchExportWorker {
     } catch (error) {
       this.services.logger.error('batch export scheduling failed', { error: String(error) });
     }
+    // Only runs that can go now fill the window: pending runs of paused exports, or retries not yet due, must
+    // not keep runnable ones out of it.
+    const live = await this.services.readStore.find<BatchExportDoc>('batch_exports', { deleted: false, paused: false });
     const candidates = await this.services.readStore.find<BatchExportRunDoc>(
       'batch_export_runs',
-      { status: { $in: RUNNABLE } },
+      {
+        batch_export_id: { $in: live.map((d) => d.id) },
+        $or: [{ status: { $in: ['Starting', 'Running'] } }, { status: 'FailedRetryable', retry_at: { $lte: new Date(now).toISOString() } }],
+      },
       { sort: [['created_at', 1], ['data_interval_start', 1]], limit: 100 },
     );
     for (const run of candidates) {
@@ -125,45 +134,36 @@ export class BatchExportWorker {
     let writer: DestinationWriter | null = null;
     let attempt = state.attempt;
     try {
-      if (doc.model !== 'events') {
-        throw new PermanentDestinationError(`Exporting the ${doc.model} model is not supported by this installation; only events can be exported.`);
-      }
-      writer = createWriter(doc.destination);
-      const selection: EventSelection = {
-        projectId: doc.team_id,
-        startMs: Date.parse(run.data_interval_start),
-        endMs: Date.parse(run.data_interval_end),
-        includeEvents: doc.destination.config.include_events as string[] | null,
-        excludeEvents: doc.destination.config.exclude_events as string[] | null,
-      };
-      const cursor = resumableCursor(state) ?? { afterRevision: null, chunks: 0, upToRevision: str(await headRevision(this.services.eventStore, doc.team_id)) };
-      const upTo = big(cursor.upToRevision);
-      let total = 0;
-      for await (const _ of intervalEvents(this.services.eventStore, selection, null, upTo)) total++;
-      await this.command(runId, { type: 'StartBatchExportRun', data: { recordsTotalCount: total, cursor } });
+      const source = runSource(this.services, doc, run, { personsWaitMs: this.options.personsWaitMs ?? 10_000 });
+      writer = createWriter(doc.destination, source.shape);
+      const cursor = resumableCursor(state) ?? { afterRevision: null, chunks: 0, upToRevision: await source.upTo() };
+      const prepared = await source.prepare(cursor);
+      await this.command(runId, { type: 'StartBatchExportRun', data: { recordsTotalCount: prepared.total, cursor } });
       attempt += 1;
       let completed = state.cursor ? state.recordsCompleted : 0;
       let position = cursor;
-      const source = intervalEvents(this.services.eventStore, selection, big(cursor.afterRevision), upTo);
+      const records = prepared.records(cursor.afterRevision);
       for (;;) {
         if (this.stopping) return;
-        const records: ExportRecord[] = [];
-        let last: bigint | null = null;
-        while (records.length < this.chunkSize) {
-          const next = await source.next();
+        const chunk: ExportRecord[] = [];
+        const keys: string[] = [];
+        let last: string | null = null;
+        while (chunk.length < this.chunkSize) {
+          const next = await records.next();
           if (next.done) break;
-          records.push(next.value.record);
-          last = next.value.revision;
+          chunk.push(next.value.record);
+          keys.push(next.value.key);
+          last = next.value.position;
         }
-        if (records.length === 0) break;
+        if (chunk.length === 0) break;
         const index = position.chunks;
-        await writer.write({ runId, index, dataIntervalStart: run.data_interval_start, dataIntervalEnd: run.data_interval_end, records });
+        await writer.write({ runId, index, dataIntervalStart: run.data_interval_start, dataIntervalEnd: run.data_interval_end, records: chunk, keys });
         await this.options.afterChunkWritten?.(runId, index);
         if (this.killed) return;
-        completed += records.length;
-        position = { afterRevision: str(last), chunks: index + 1, upToRevision: cursor.upToRevision };
+        completed += chunk.length;
+        position = { afterRevision: last, chunks: index + 1, upToRevision: cursor.upToRevision };
         await this.command(runId, { type: 'RecordBatchExportRunProgress', data: { recordsCompleted: completed, cursor: position } });
-        if (records.length < this.chunkSize) break;
+        if (chunk.length < this.chunkSize) break;
       }
       await this.command(runId, { type: 'CompleteBatchExportRun', data: { recordsCompleted: completed } });
     } catch (error) {
@@ -189,9 +189,6 @@ export class BatchExportWorker {
 }
 
 class Killed extends Error {}
-
-const str = (v: bigint | null) => (v === null ? null : v.toString());
-const big = (v: string | null) => (v === null ? null : BigInt(v));
 
 /** A run that already started keeps its cursor (resume); a fresh or retried one has none. */
 function resumableCursor(state: BatchExportRunState): RunCursor | null {

@@ -1,10 +1,9 @@
 import { Request, Router } from 'express';
 import { z } from 'zod';
 import type { Services } from '../container';
-import { mergeStates, PropertyState, visibleProperties } from '../ingestion/property-updates';
-import { nameUuid } from '../ingestion/uuid';
-import type { Doc, Filter } from '../readstore/port';
-import { personDocId } from '../../projections/persons';
+import { personMembers, rootOf, serializePerson } from '../ingestion/persons';
+import { PropertyState, visibleProperties } from '../ingestion/property-updates';
+import type { Filter } from '../readstore/port';
 import { projectAccess } from './access';
 import { ok, resource } from './endpoint';
 import { apiErrors } from './errors';
@@ -46,53 +45,6 @@ const personsQuery = z.object({ distinct_id: z.string().optional() });
 const groupsQuery = z.object({ group_type: z.string().optional(), group_key: z.string().optional() });
 const definitionsQuery = z.object({ search: z.string().optional() });
 const usageQuery = z.object({ date_from: day, date_to: day });
-
-/** Follows merge pointers downwards from a root: every distinct id document of that person. */
-async function personMembers(services: Services, projectId: number, root: Doc): Promise<Doc[]> {
-  const members = [root];
-  const seen = new Set([root.distinct_id]);
-  let frontier = [root.distinct_id as string];
-  while (frontier.length) {
-    const found = await services.readStore.find('persons', { project_id: projectId, merged_into: { $in: frontier } });
-    frontier = [];
-    for (const doc of found) {
-      if (seen.has(doc.distinct_id)) continue;
-      seen.add(doc.distinct_id);
-      members.push(doc);
-      frontier.push(doc.distinct_id);
-    }
-  }
-  return members;
-}
-
-function serializePerson(projectId: number, root: Doc, members: Doc[]) {
-  const uuid = nameUuid(personDocId(projectId, root.distinct_id));
-  const ordered = [root, ...members.filter((m) => m !== root).sort((a, b) => (a.created_at < b.created_at ? -1 : 1))];
-  const properties = visibleProperties(mergeStates(members.map((m) => m.props as PropertyState)));
-  const createdAt = members.reduce((min, m) => (m.created_at < min ? m.created_at : min), root.created_at as string);
-  return {
-    id: uuid,
-    uuid,
-    name: (properties.email as string | undefined) ?? (properties.name as string | undefined) ?? root.distinct_id,
-    distinct_ids: ordered.map((m) => m.distinct_id),
-    properties,
-    is_identified: members.some((m) => m.is_identified),
-    created_at: createdAt,
-  };
-}
-
-/** The root of the person a distinct id belongs to (a pointer cycle, which merges cannot normally make, stops). */
-async function rootOf(services: Services, projectId: number, distinctId: string): Promise<Doc | null> {
-  let doc = await services.readStore.get('persons', personDocId(projectId, distinctId));
-  const seen = new Set<string>();
-  while (doc && doc.merged_into !== null && !seen.has(doc.distinct_id)) {
-    seen.add(doc.distinct_id);
-    const parent = await services.readStore.get('persons', personDocId(projectId, doc.merged_into));
-    if (!parent) break;
-    doc = parent;
-  }
-  return doc;
-}
 
 function list(req: Request, services: Services, count: number, results: unknown[]) {
   return ok(paginated(req, services.config.PUBLIC_URL, pageOf(req), count, results));

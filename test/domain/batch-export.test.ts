@@ -1,6 +1,6 @@
 import { batchExportDecider } from '../../domain/batch-export';
 import type { BatchExportEvent } from '../../domain/batch-export';
-import { parseExportQuery } from '../../domain/batch-export/hogql';
+import { compileExportQuery, parseExportQuery } from '../../domain/batch-export/hogql';
 import { intervalsBetween, runIdFor } from '../../domain/batch-export/intervals';
 import { DeciderSpecification, meta } from '../support/decider-spec';
 
@@ -82,6 +82,21 @@ describe('batch export decider', () => {
       .then([{ type: 'BatchExportBackfillRequested', data: { id, backfillId: 'b', startAt: '2025-12-01T00:00:00.000Z', endAt: '2026-01-01T03:00:00.000Z', at: now } }]);
   });
 
+  it('refuses a query on the persons model, at create and when a PATCH would make that pair', () => {
+    const query = 'SELECT event FROM events';
+    spec
+      .given([])
+      .when({ type: 'CreateBatchExport', data: { ...settings, model: 'persons', hogql_query: query, id, organizationId: 'org', teamId: 1, paused: false }, metadata: meta(now) })
+      .thenThrows({ kind: 'validation', detail: 'A hogql_query can only be used with the events model, not persons.' });
+    spec.given([created]).when({ type: 'UpdateBatchExport', data: { changes: { hogql_query: query } }, metadata: meta(now) }).then([{ type: 'BatchExportUpdated', data: { id, changes: { hogql_query: query }, at: now } }]);
+    const withQuery: BatchExportEvent = { type: 'BatchExportUpdated', data: { id, changes: { hogql_query: query }, at: now } };
+    spec.given([created, withQuery]).when({ type: 'UpdateBatchExport', data: { changes: { model: 'persons' } }, metadata: meta(now) }).thenThrows({ kind: 'validation' });
+    spec
+      .given([created, withQuery])
+      .when({ type: 'UpdateBatchExport', data: { changes: { model: 'persons', hogql_query: null } }, metadata: meta(now) })
+      .then([{ type: 'BatchExportUpdated', data: { id, changes: { model: 'persons', hogql_query: null }, at: now } }]);
+  });
+
   it('answers 404 for a deleted export', () => {
     const deleted: BatchExportEvent = { type: 'BatchExportDeleted', data: { id, at: now } };
     spec.given([created, deleted]).when({ type: 'PauseBatchExport', data: {}, metadata: meta(now) }).thenThrows({ kind: 'not_found' });
@@ -106,5 +121,45 @@ describe('intervals and run ids', () => {
       { expression: 'event', alias: 'event' },
       { expression: 'properties.x', alias: 'x' },
     ]);
+  });
+
+  it('compiles what users write in export queries, and names what it cannot evaluate', () => {
+    const q = compileExportQuery(
+      "SELECT toString(uuid) AS id, events.event, properties.$browser AS b, properties['$os'] AS os, properties.a.b AS ab, toJSONString(properties) AS p, 'x' AS l, 1.5 AS f, true AS t FROM events WHERE event NOT IN ('a', 'b') AND properties.plan = 'pro' AND properties.n >= 3",
+    );
+    expect(q.fields.map((f) => f.alias)).toEqual(['id', 'events.event', 'b', 'os', 'ab', 'p', 'l', 'f', 't']);
+    expect(q.fields.map((f) => f.expr)).toEqual([
+      { kind: 'call', fn: 'toString', arg: { kind: 'column', column: 'uuid' } },
+      { kind: 'column', column: 'event' },
+      { kind: 'property', path: ['$browser'] },
+      { kind: 'property', path: ['$os'] },
+      { kind: 'property', path: ['a', 'b'] },
+      { kind: 'call', fn: 'toJSONString', arg: { kind: 'column', column: 'properties' } },
+      { kind: 'literal', value: 'x' },
+      { kind: 'literal', value: 1.5 },
+      { kind: 'literal', value: true },
+    ]);
+    expect(q.where).toEqual([
+      { left: { kind: 'column', column: 'event' }, op: 'not in', values: ['a', 'b'] },
+      { left: { kind: 'property', path: ['plan'] }, op: '=', values: ['pro'] },
+      { left: { kind: 'property', path: ['n'] }, op: '>=', values: [3] },
+    ]);
+    const refused: [string, string][] = [
+      ['SELECT lower(event) FROM events', 'Batch export queries do not support the function lower().'],
+      ['SELECT person_id FROM events', 'Batch export queries do not support the field person_id.'],
+      ['SELECT person.properties.email FROM events', 'Batch export queries do not support the field person.properties.email.'],
+      ['SELECT * FROM events', 'Batch export queries do not support SELECT *: list the fields to export.'],
+      ['SELECT DISTINCT event FROM events', 'Batch export queries do not support SELECT DISTINCT.'],
+      ["SELECT event FROM events WHERE event = 'a' OR event = 'b'", 'Batch export queries do not support OR in WHERE.'],
+      ['SELECT event FROM events ORDER BY timestamp', 'Batch export queries do not support ORDER BY.'],
+      ["SELECT event FROM events WHERE event = 'a' LIMIT 10", 'Batch export queries do not support LIMIT.'],
+      ['SELECT event FROM events GROUP BY event', 'Batch export queries do not support GROUP BY.'],
+      ['SELECT event FROM events e', 'Batch export queries do not support table aliases.'],
+      ['SELECT event FROM events WHERE timestamp > now()', 'Batch export queries do not support comparing a field with anything but a literal.'],
+      ["SELECT event FROM events WHERE (event = 'a')", 'Batch export queries do not support parentheses in WHERE.'],
+      ["SELECT event FROM events WHERE event LIKE 'a%'", 'Batch export queries do not support LIKE in WHERE.'],
+      ['SELECT event, event FROM events', 'Batch export queries cannot select two fields under one name: event.'],
+    ];
+    for (const [query, detail] of refused) expect(() => compileExportQuery(query)).toThrow(detail);
   });
 });

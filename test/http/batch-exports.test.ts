@@ -143,6 +143,10 @@ describe('batch exports API', () => {
         ['SELECT event FROM events, persons', 'Query must only SELECT FROM events'],
         ['SELECT event FROM (SELECT event FROM events)', 'Query must only SELECT FROM events'],
         ['DROP TABLE events', 'Failed to parse query'],
+        ['SELECT upper(event) FROM events', 'Batch export queries do not support the function upper().'],
+        ['SELECT elements_chain FROM events', 'Batch export queries do not support the field elements_chain.'],
+        ["SELECT event FROM events WHERE event = 'a' OR event = 'b'", 'Batch export queries do not support OR in WHERE.'],
+        ['SELECT event, count() FROM events GROUP BY event', 'Batch export queries do not support the function count().'],
       ];
       for (const [q, detail] of refused) {
         const bad = await create({ hogql_query: q }).expect(400);
@@ -165,6 +169,12 @@ describe('batch exports API', () => {
       expect(bad.body).toMatchObject({ attr: 'destination__config__compression', code: 'invalid_choice' });
       const badQuery = await c.api('patch', `${url}${made.id}/`).send({ hogql_query: 'SELECT 1 FROM persons' }).expect(400);
       expect(badQuery.body.detail).toBe('Query must SELECT FROM events');
+      // What the worker could not evaluate is refused, never stored and ignored.
+      const unsupported = await c.api('patch', `${url}${made.id}/`).send({ hogql_query: 'SELECT event FROM events ORDER BY timestamp' }).expect(400);
+      expect(unsupported.body).toMatchObject({ type: 'validation_error', attr: 'hogql_query', detail: 'Batch export queries do not support ORDER BY.' });
+      const withPersons = await c.api('patch', `${url}${made.id}/`).send({ model: 'persons', hogql_query: 'SELECT event FROM events' }).expect(400);
+      expect(withPersons.body).toMatchObject({ attr: 'hogql_query', detail: 'A hogql_query can only be used with the events model, not persons.' });
+      expect((await c.api('get', `${url}${made.id}/`).expect(200)).body).toMatchObject({ model: 'events', hogql_query: null });
     });
 
     it('deletes with 204: the export is gone and its schedule stopped', async () => {

@@ -4,9 +4,10 @@ export type RunStatus = 'Starting' | 'Running' | 'Completed' | 'Failed' | 'Faile
 export type RunTrigger = 'schedule' | 'backfill' | 'retry';
 
 /**
- * Where a run stands in its source: the last stream revision whose events are confirmed at the destination,
- * the number of chunks written, and the revision the run reads up to (fixed when it first starts, so a
- * resumed or retried run cuts the same chunks and writes the same object keys / row keys again).
+ * Where a run stands in its source: the position of the last record confirmed at the destination (events: its
+ * stream revision; persons: its person id, the order persons are delivered in), the number of chunks written,
+ * and the revision the run reads up to (fixed when it first starts, so a resumed or retried run cuts the same
+ * chunks and writes the same object keys / row keys again).
  */
 export type RunCursor = { afterRevision: string | null; chunks: number; upToRevision: string | null };
 

@@ -1,4 +1,5 @@
 import type { Destination } from '../../../domain/batch-export/destinations';
+import { EVENTS_SHAPE, RecordShape } from '../records';
 import { HttpWriter } from './http';
 import { PostgresConfig, PostgresWriter } from './postgres';
 import { S3Config, S3Writer } from './s3';
@@ -14,16 +15,16 @@ export class NoOpWriter implements DestinationWriter {
 }
 
 /**
- * The writer for a destination. Engines whose client this installation does not ship fail the run plainly,
- * never with a pretended success.
+ * The writer for a destination; table destinations lay their columns out by the records' shape. Engines whose
+ * client this installation does not ship fail the run plainly, never with a pretended success.
  */
-export function createWriter(destination: Destination): DestinationWriter {
+export function createWriter(destination: Destination, shape: RecordShape = EVENTS_SHAPE): DestinationWriter {
   const config = destination.config as any;
   switch (destination.type) {
     case 'Postgres':
-      return new PostgresWriter(config as PostgresConfig, 'postgres');
+      return new PostgresWriter(config as PostgresConfig, 'postgres', shape);
     case 'Redshift':
-      return new PostgresWriter(config as PostgresConfig, 'redshift');
+      return new PostgresWriter(config as PostgresConfig, 'redshift', shape);
     case 'HTTP':
       return new HttpWriter(config);
     case 'S3':

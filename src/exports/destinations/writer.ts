@@ -1,4 +1,4 @@
-import type { ExportRecord } from '../source';
+import type { ExportRecord } from '../records';
 
 export type Chunk = {
   runId: string;
@@ -7,6 +7,8 @@ export type Chunk = {
   dataIntervalStart: string;
   dataIntervalEnd: string;
   records: ExportRecord[];
+  /** Each record's identity (event uuid, person id), for tables whose key is not a delivered field. */
+  keys?: string[];
 };
 
 /**
