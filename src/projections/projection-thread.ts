@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { allProjections } from '../../projections';
 import { createStores } from '../container';
@@ -7,9 +8,18 @@ import { Logger } from '../logger';
 import { ProjectionRunner } from './runner';
 import type { FromWorker, ToWorker, WorkerInput } from './worker';
 
+const PROJECTION_THREAD_NICE = 10;
+
 /** The body of the projection thread (see worker.ts): a runner over its share of the projections, reporting back. */
 async function main() {
   const { config, names } = workerData as WorkerInput;
+  // Linux keeps a nice value per thread, and pid 0 is the calling thread: this one yields the CPU to the main
+  // thread's acknowledgements whenever both want it, and catches up when there is room.
+  try {
+    setPriority(0, PROJECTION_THREAD_NICE);
+  } catch {
+    // not permitted here: run at the normal priority
+  }
   const port = parentPort!;
   const logger = new Logger(config.LOG_LEVEL);
   const { eventStore, readStore } = createStores(config);

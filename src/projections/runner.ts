@@ -6,9 +6,19 @@ import { applyEvent, documentKey, DocumentKey, Projection } from '../../projecti
 import type { Logger } from '../logger';
 import { upcast } from '../commands/upcasting';
 
+/** Events per committed batch once a subscription is live. */
 const BATCH = 1000;
+/** Events per batch while a subscription is still behind the head: fewer commits and lookups per event. */
+const CATCH_UP_BATCH = 5000;
 /** How long a partial batch waits for more events before it is written (live events arrive one at a time). */
 const LINGER_MS = 5;
+/**
+ * A projection further than this (in log positions) behind the others that follow the same streams first catches
+ * up on a subscription of its own, so the others stay live meanwhile; then it joins theirs. (EventStoreDB's
+ * positions are byte offsets, so there the gap is a shorter stretch of events; any gap works, this one only decides
+ * when re-reading beats a second subscription.)
+ */
+const JOIN_GAP = 20_000n;
 
 export type RunOptions = {
   /** Physical collection names: the live ones, or `<name>__rebuild` while a rebuild fills new ones. */
@@ -30,10 +40,21 @@ export interface OffloadedProjections {
   stop(): Promise<void>;
 }
 
+/** One projection on a shared subscription: where it writes, and how far its checkpoint is. */
+type Follower = {
+  projection: Projection;
+  checkpoint: string;
+  collection: (logical: string) => string;
+  at: bigint;
+  onProgress: (position: bigint, events: number) => void;
+  onCaughtUp: () => void;
+};
+
 /**
- * Runs every projection as its own catch-up subscription from its own checkpoint. Documents and checkpoint of a
- * batch commit together, and applyEvent skips what a document already saw, so a crash between the two, or a
- * replay, never double-applies an event.
+ * Runs the projections from their checkpoints. Projections that follow the same stream categories share one
+ * catch-up subscription, so each event is read and decoded once; each still commits its documents together with
+ * its own checkpoint, batch by batch, and applyEvent skips what a document already saw, so a crash between two
+ * commits, or a replay, never double-applies an event.
  */
 export class ProjectionRunner {
   private readonly positions = new Map<string, bigint>();
@@ -64,7 +85,13 @@ export class ProjectionRunner {
       this.positions.set(p.name, (await this.readStore.getCheckpoint(checkpointName(p))) ?? 0n);
     }
     const elsewhere = this.offload ? this.projections.filter((p) => p.lag === 'async') : [];
-    for (const p of this.projections) if (!elsewhere.includes(p)) this.loops.push(this.keepRunning(p));
+    const groups = new Map<string, Projection[]>();
+    for (const p of this.projections) {
+      if (elsewhere.includes(p)) continue;
+      const key = [...p.categories].sort().join('\u0000');
+      groups.set(key, [...(groups.get(key) ?? []), p]);
+    }
+    for (const group of groups.values()) this.loops.push(this.keepRunning(group));
     if (elsewhere.length && this.offload) {
       this.offloaded = this.offload(elsewhere);
       this.offloaded.start((name, position, caughtUp) => {
@@ -114,15 +141,15 @@ export class ProjectionRunner {
     await Promise.allSettled(this.loops);
   }
 
-  private async keepRunning(p: Projection) {
+  private async keepRunning(group: Projection[]) {
     let delay = 100;
     while (!this.stopped) {
       try {
-        await this.run(p, { onProgress: (position) => this.advance(p, position) });
+        await this.runGroup(group);
         delay = 100;
       } catch (error) {
         if (this.stopped) return;
-        this.logger.error('projection failed; resubscribing from its checkpoint', { projection: p.name, error: String(error) });
+        this.logger.error('projection failed; resubscribing from its checkpoint', { projections: group.map((p) => p.name), error: String(error) });
         await new Promise((r) => setTimeout(r, delay));
         delay = Math.min(delay * 2, 10_000);
       }
@@ -135,56 +162,174 @@ export class ProjectionRunner {
     this.progress.emit('batch', p.name, position, caughtUp);
   }
 
-  /** One subscription's worth of work; also what a rebuild runs, into other collections and another checkpoint. */
+  private liveFollower(p: Projection): Follower {
+    return {
+      projection: p,
+      checkpoint: checkpointName(p),
+      collection: (c) => c,
+      at: 0n,
+      onProgress: (position) => this.advance(p, position),
+      onCaughtUp: () => this.caughtUp.add(p.name),
+    };
+  }
+
+  /**
+   * The projections of a group on one subscription, except those far behind the rest: each of those catches up
+   * from its own checkpoint on its own subscription, then the shared one starts again with it on board.
+   */
+  private async runGroup(group: Projection[]) {
+    const followers = group.map((p) => this.liveFollower(p));
+    for (const f of followers) f.at = (await this.readStore.getCheckpoint(f.checkpoint)) ?? 0n;
+    const lead = followers.reduce((max, f) => (f.at > max ? f.at : max), 0n);
+    let joined = followers.filter((f) => lead - f.at <= JOIN_GAP);
+    const behind = followers.filter((f) => !joined.includes(f));
+    const ready: Follower[] = [];
+    let failure: { error: unknown } | undefined;
+    let halt!: () => void;
+    const halted = new Promise<void>((resolve) => (halt = resolve));
+    let wake!: () => void;
+    let woken = new Promise<void>((resolve) => (wake = resolve));
+    const solo = behind.map((f) =>
+      this.follow([f], { untilCaughtUp: true, interrupt: halted }).then(
+        () => {
+          ready.push(f);
+          wake();
+        },
+        (error) => {
+          failure ??= { error };
+          wake();
+        },
+      ),
+    );
+    try {
+      while (!this.stopped) {
+        await this.follow(joined, { interrupt: woken });
+        if (failure) throw failure.error;
+        if (!ready.length) return;
+        joined = [...joined, ...ready.splice(0)];
+        woken = new Promise<void>((resolve) => (wake = resolve));
+      }
+    } finally {
+      halt();
+      await Promise.allSettled(solo);
+    }
+  }
+
+  /** One projection's subscription, into the given collections and checkpoint: what a rebuild runs. */
   async run(p: Projection, options: RunOptions = {}) {
-    const name = options.checkpointName ?? checkpointName(p);
-    const collection = options.collectionName ?? ((c: string) => c);
-    const start = (await this.readStore.getCheckpoint(name)) ?? 0n;
-    const subscription = this.eventStore.subscribeToAll({ after: start, filter: { categories: p.categories } });
+    const follower: Follower = {
+      projection: p,
+      checkpoint: options.checkpointName ?? checkpointName(p),
+      collection: options.collectionName ?? ((c) => c),
+      at: (await this.readStore.getCheckpoint(options.checkpointName ?? checkpointName(p))) ?? 0n,
+      onProgress: (position, events) => options.onProgress?.(position, events),
+      onCaughtUp: () => undefined,
+    };
+    await this.follow([follower], { untilCaughtUp: options.untilCaughtUp });
+  }
+
+  /**
+   * Reads the log once for every follower, from the lowest of their checkpoints; each gets the events past its own.
+   * Returns when the subscription ends, when `interrupt` settles (after writing what it holds) or, with
+   * `untilCaughtUp`, once the head is reached.
+   */
+  private async follow(followers: Follower[], options: { untilCaughtUp?: boolean; interrupt?: Promise<void> }) {
+    const start = followers.reduce((min, f) => (f.at < min ? f.at : min), followers[0].at);
+    const subscription = this.eventStore.subscribeToAll({ after: start, filter: { categories: followers[0].projection.categories } });
     this.subscriptions.add(subscription);
     const iterator = subscription[Symbol.asyncIterator]();
+    // Interrupting ends the subscription: it delivers what it holds, then the loop writes it and returns. (Racing
+    // every item against a promise that lives as long as the loop would keep each item reachable from it.)
+    let interrupted = false;
+    let finished = false;
+    options.interrupt
+      ?.then(() => {
+        if (finished) return;
+        interrupted = true;
+        return subscription.unsubscribe();
+      })
+      .catch((error) => this.logger.warn('ending a projection subscription failed', { error: String(error) }));
     let buffer: RecordedEvent[] = [];
-    const flush = async (position: bigint) => {
-      const count = buffer.length;
-      await this.applyBatch(p, buffer, position, name, collection);
+    let reached = start;
+    let written = start;
+    // Behind the head, batches grow to CATCH_UP_BATCH; once the subscription reports the head, BATCH.
+    let live = false;
+    // A partial batch is written once no event came for LINGER_MS: one timer, re-armed per event.
+    let fire: (value: 'linger') => void = () => undefined;
+    let idle: Promise<'linger'> | undefined;
+    const timer = setTimeout(() => fire('linger'), LINGER_MS);
+    /** Commits what each follower has not seen yet; `report` also tells the ones that had nothing new. */
+    const flush = async (report = false) => {
+      const events = buffer;
       buffer = [];
-      options.onProgress?.(position, count);
+      idle = undefined;
+      fire = () => undefined;
+      for (const f of followers) {
+        if (reached <= f.at) {
+          if (report) f.onProgress(f.at, 0);
+          continue;
+        }
+        const mine = events.length && events[0].position <= f.at ? events.filter((e) => e.position > f.at) : events;
+        await this.applyBatch(f, mine, reached);
+        f.at = reached;
+        f.onProgress(reached, mine.length);
+      }
+      written = reached;
     };
     try {
       let pending = iterator.next();
       while (!this.stopped) {
-        const next = buffer.length ? await raceLinger(pending) : await pending;
+        let next: IteratorResult<SubscriptionItem> | 'linger';
+        if (reached > written) {
+          idle ??= new Promise<'linger'>((resolve) => (fire = resolve));
+          timer.refresh();
+          next = await Promise.race([pending, idle]);
+        } else next = await pending;
         if (next === 'linger') {
-          await flush(buffer[buffer.length - 1].position);
+          await flush();
           continue;
         }
-        if (next.done) return;
+        if (next.done) {
+          if (interrupted && reached > written) await flush();
+          return;
+        }
         pending = iterator.next();
-        const item: SubscriptionItem = next.value;
+        const item = next.value;
         if (item.kind === 'event') {
           buffer.push(upcast(item.event));
-          if (buffer.length >= BATCH) await flush(item.event.position);
+          if (item.event.position > reached) reached = item.event.position;
+          if (buffer.length >= (live ? BATCH : CATCH_UP_BATCH)) await flush();
         } else {
-          if (item.caughtUp) this.caughtUp.add(p.name);
-          await flush(item.position);
-          if (item.caughtUp && options.untilCaughtUp) return;
+          if (item.position > reached) reached = item.position;
+          live = item.caughtUp;
+          if (!item.caughtUp) continue;
+          for (const f of followers) f.onCaughtUp();
+          await flush(true);
+          if (options.untilCaughtUp) return;
         }
       }
     } finally {
+      finished = true;
+      clearTimeout(timer);
       this.subscriptions.delete(subscription);
       await subscription.unsubscribe();
     }
   }
 
-  private async applyBatch(p: Projection, events: RecordedEvent[], position: bigint, name: string, collection: (c: string) => string) {
+  private async applyBatch(f: Follower, events: RecordedEvent[], position: bigint) {
+    const p = f.projection;
     const docs = new Map<string, Doc | null>();
     const keys = new Map<string, DocumentKey>();
     for (const event of events) for (const key of p.keys(event)) keys.set(documentKey(key), key);
     const byCollection = new Map<string, DocumentKey[]>();
-    for (const key of keys.values()) byCollection.set(key.collection, [...(byCollection.get(key.collection) ?? []), key]);
+    for (const key of keys.values()) {
+      const list = byCollection.get(key.collection);
+      if (list) list.push(key);
+      else byCollection.set(key.collection, [key]);
+    }
     for (const [logical, list] of byCollection) {
       for (const key of list) docs.set(documentKey(key), null);
-      const found = await this.readStore.getMany(collection(logical), list.map((k) => k.id));
+      const found = await this.readStore.getMany(f.collection(logical), list.map((k) => k.id));
       for (const doc of found) docs.set(documentKey({ collection: logical, id: doc._id }), doc);
     }
     const dirty = new Set<string>();
@@ -192,18 +337,9 @@ export class ProjectionRunner {
     const changes: DocumentChange[] = [...dirty].map((k) => {
       const key = keys.get(k)!;
       const doc = docs.get(k);
-      return doc ? { collection: collection(key.collection), op: 'put', doc } : { collection: collection(key.collection), op: 'delete', id: key.id };
+      const collection = f.collection(key.collection);
+      return doc ? { collection, op: 'put', doc } : { collection, op: 'delete', id: key.id };
     });
-    const previous = await this.readStore.getCheckpoint(name);
-    if (changes.length === 0 && previous !== null && previous >= position) return;
-    await this.readStore.commit(changes, { name, position });
+    await this.readStore.commit(changes, { name: f.checkpoint, position });
   }
-}
-
-function raceLinger<T>(pending: Promise<T>): Promise<T | 'linger'> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    pending.finally(() => clearTimeout(timer)),
-    new Promise<'linger'>((resolve) => (timer = setTimeout(() => resolve('linger'), LINGER_MS))),
-  ]);
 }

@@ -33,6 +33,17 @@ export function readStoreContract(makeStore: () => Promise<ReadStore>) {
     expect((await store.getMany(c, ['a', 'missing'])).map((d) => d._id)).toEqual(['a']);
   });
 
+  it('reads a whole batch of documents by id in one call, numeric and string ids alike, missing ones left out', async () => {
+    const c = col('many');
+    const docs: Doc[] = Array.from({ length: 1500 }, (_, i) => ({ _id: i % 2 ? i : `s${i}`, i }));
+    await store.commit(docs.map((doc) => ({ collection: c, op: 'put', doc })));
+    const wanted = [...docs.map((d) => d._id), 'missing', 100_000];
+    const found = await store.getMany(c, wanted);
+    expect(found).toHaveLength(1500);
+    expect(new Map(found.map((d) => [d._id, d.i]))).toEqual(new Map(docs.map((d) => [d._id, d.i])));
+    expect(await store.getMany(c, [])).toEqual([]);
+  });
+
   it('filters by equality, null, booleans and nested fields', async () => {
     const names = async (filter: any) => (await store.find(col('people'), filter, { sort: [['_id', 1]] })).map((d) => d.name);
     expect(await names({ age: 25 })).toEqual(['bob', 'dee']);
