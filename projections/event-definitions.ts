@@ -1,6 +1,6 @@
-import type { IngestedEventData } from '../src/ingestion/stored-event';
-import { INGESTED_EVENT_TYPE, INGESTION_CATEGORY } from '../src/ingestion/stored-event';
-import { nameUuid } from '../src/ingestion/uuid';
+import type { IngestedEventData } from '../domain/ingestion/ingested-event';
+import { INGESTED_EVENT_TYPE, INGESTION_CATEGORY } from '../domain/ingestion/ingested-event';
+import { nameUuid } from '../domain/ingestion/name-uuid';
 import type { Projection } from './projection';
 
 /** Every event name a project has received: first and last seen (by event time) and how many. */

@@ -1,6 +1,6 @@
-import type { IngestedEventData } from '../src/ingestion/stored-event';
-import { INGESTED_EVENT_TYPE, INGESTION_CATEGORY } from '../src/ingestion/stored-event';
-import { applyUpdates, emptyPropertyState, PropertyState } from '../src/ingestion/property-updates';
+import type { IngestedEventData } from '../domain/ingestion/ingested-event';
+import { INGESTED_EVENT_TYPE, INGESTION_CATEGORY } from '../domain/ingestion/ingested-event';
+import { applyUpdates, emptyPropertyState, PropertyState } from '../domain/ingestion/property-updates';
 import type { Projection } from './projection';
 
 /** `$groupidentify` is what the official clients send; the interface calls it `$group_identify`. */

@@ -1,6 +1,6 @@
-import type { IngestedEventData } from '../src/ingestion/stored-event';
-import { INGESTED_EVENT_TYPE, INGESTION_CATEGORY } from '../src/ingestion/stored-event';
-import { applyUpdates, emptyPropertyState, PropertyState } from '../src/ingestion/property-updates';
+import type { IngestedEventData } from '../domain/ingestion/ingested-event';
+import { INGESTED_EVENT_TYPE, INGESTION_CATEGORY } from '../domain/ingestion/ingested-event';
+import { applyUpdates, emptyPropertyState, PropertyState } from '../domain/ingestion/property-updates';
 import type { Doc } from '../src/readstore/port';
 import type { DocumentKey, Projection } from './projection';
 
@@ -35,7 +35,7 @@ const updatedAt = (current: Doc, d: IngestedEventData): string =>
  */
 export const personsProjection: Projection = {
   name: 'persons',
-  version: 1,
+  version: 2,
   categories: [INGESTION_CATEGORY],
   collections: { persons: [['project_id', 'merged_into', 'created_at'], ['project_id', 'distinct_id'], ['project_id', 'updated_at']] },
   lag: 'async',

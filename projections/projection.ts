@@ -33,6 +33,9 @@ export interface Projection {
 
 export const POSITION_FIELD = '_position';
 
+/** One checkpoint per projection and version: a new version starts from position zero beside the old one. */
+export const checkpointName = (p: Pick<Projection, 'name' | 'version'>) => `${p.name}:v${p.version}`;
+
 /**
  * Applies one event to the documents it touches, in place in `docs` (keyed by documentKey). A document that
  * already saw this position is left alone, so replaying an event, or a whole stretch of the log, changes nothing.

@@ -1,5 +1,5 @@
-import type { IngestedEventData } from '../src/ingestion/stored-event';
-import { INGESTED_EVENT_TYPE, INGESTION_CATEGORY } from '../src/ingestion/stored-event';
+import type { IngestedEventData } from '../domain/ingestion/ingested-event';
+import { INGESTED_EVENT_TYPE, INGESTION_CATEGORY } from '../domain/ingestion/ingested-event';
 import type { Projection } from './projection';
 
 /**

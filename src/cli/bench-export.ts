@@ -13,7 +13,7 @@ import type { BatchExportRunDoc } from '../exports/documents';
 import { PostgresWriter } from '../exports/destinations/postgres';
 import { eventRecord } from '../exports/records';
 import { BatchExportWorker } from '../exports/worker';
-import { INGESTED_EVENT_TYPE, IngestedEventData, ingestionStream } from '../ingestion/stored-event';
+import { INGESTED_EVENT_TYPE, IngestedEventData, ingestionStream } from '../../domain/ingestion/ingested-event';
 import { Logger } from '../logger';
 
 /**

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EmbeddedEventStore } from '../eventstore/embedded';
-import { INGESTED_EVENT_TYPE, ingestionStream } from '../ingestion/stored-event';
+import { INGESTED_EVENT_TYPE, ingestionStream } from '../../domain/ingestion/ingested-event';
 import { printBenchReport } from './bench-report';
 import { freePort } from './free-port';
 import { LoadResult, runLoad } from './load';

@@ -1,6 +1,6 @@
 import type { Services } from '../container';
 import { personMembers, rootOf, serializePerson } from '../ingestion/persons';
-import { nameUuid } from '../ingestion/uuid';
+import { nameUuid } from '../../domain/ingestion/name-uuid';
 import { checkpointName } from '../projections/runner';
 import type { Doc } from '../readstore/port';
 import { personDocId, personsProjection } from '../../projections/persons';

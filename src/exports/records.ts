@@ -1,5 +1,5 @@
 import type { Comparison, ExportQuery, Expr, Literal } from '../../domain/batch-export/hogql';
-import type { IngestedEventData } from '../ingestion/stored-event';
+import type { IngestedEventData } from '../../domain/ingestion/ingested-event';
 
 /** What an export delivers: one flat record per event or person, keyed by field name. */
 export type ExportRecord = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import type { EventStore, RecordedEvent } from '../eventstore/port';
 import { StreamNotFoundError } from '../eventstore/port';
-import { IngestedEventData, ingestionStream } from '../ingestion/stored-event';
+import { IngestedEventData, ingestionStream } from '../../domain/ingestion/ingested-event';
 
 const PAGE = 5000;
 

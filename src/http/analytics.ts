@@ -2,7 +2,7 @@ import { Request, Router } from 'express';
 import { z } from 'zod';
 import type { Services } from '../container';
 import { personMembers, rootOf, serializePerson } from '../ingestion/persons';
-import { PropertyState, visibleProperties } from '../ingestion/property-updates';
+import { PropertyState, visibleProperties } from '../../domain/ingestion/property-updates';
 import type { Filter } from '../readstore/port';
 import { projectAccess } from './access';
 import { ok, resource } from './endpoint';

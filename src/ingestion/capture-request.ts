@@ -1,6 +1,6 @@
 import { ApiError } from '../http/errors';
 import { captureErrors } from './body';
-import type { IngestedEventData } from './stored-event';
+import type { IngestedEventData } from '../../domain/ingestion/ingested-event';
 import { isUuid, uuidv7 } from './uuid';
 
 /** Everything of a stored event but the project, which the token selects. */

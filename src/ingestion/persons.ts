@@ -1,8 +1,8 @@
 import type { Services } from '../container';
 import type { Doc } from '../readstore/port';
 import { personDocId } from '../../projections/persons';
-import { mergeStates, PropertyState, visibleProperties } from './property-updates';
-import { nameUuid } from './uuid';
+import { mergeStates, PropertyState, visibleProperties } from '../../domain/ingestion/property-updates';
+import { nameUuid } from '../../domain/ingestion/name-uuid';
 
 /**
  * Persons as the persons read model (projections/persons.ts) holds them: one document per distinct id, merged

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { formatUuid } from '../../domain/ingestion/name-uuid';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -33,18 +34,5 @@ export function uuidv7(now = Date.now()): string {
   bytes[6] = 0x70 | ((counter >>> 8) & 0x0f);
   bytes[7] = counter & 0xff;
   bytes[8] = 0x80 | (bytes[8] & 0x3f);
-  return format(bytes);
-}
-
-/** A stable UUID for a name (UUIDv5-shaped, SHA-1): read models use it where the reference shows a UUID id. */
-export function nameUuid(name: string): string {
-  const bytes = createHash('sha1').update(name).digest().subarray(0, 16);
-  bytes[6] = 0x50 | (bytes[6] & 0x0f);
-  bytes[8] = 0x80 | (bytes[8] & 0x3f);
-  return format(bytes);
-}
-
-function format(bytes: Buffer) {
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  return formatUuid(bytes);
 }

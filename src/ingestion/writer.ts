@@ -2,7 +2,7 @@ import type { EventStore, NewEvent } from '../eventstore/port';
 import { StreamNotFoundError, WrongExpectedVersionError } from '../eventstore/port';
 import type { ReadStore } from '../readstore/port';
 import { currentSchemaVersion } from '../commands/upcasting';
-import { INGESTED_EVENT_TYPE, IngestedEventData, ingestionStream } from './stored-event';
+import { INGESTED_EVENT_TYPE, IngestedEventData, ingestionStream } from '../../domain/ingestion/ingested-event';
 
 /** EventStoreDB refuses appends over 1 MiB (MaxAppendSize): keep each append, with its framing, well under it. */
 export const MAX_APPEND_BYTES = 1024 * 1024 - 64 * 1024;

@@ -1,6 +1,5 @@
-import type { Projection } from '../../projections/projection';
+import { checkpointName, type Projection } from '../../projections/projection';
 import type { Services } from '../container';
-import { checkpointName } from './runner';
 
 export const REBUILD_SUFFIX = '__rebuild';
 export const rebuildCollection = (collection: string) => `${collection}${REBUILD_SUFFIX}`;
@@ -14,7 +13,7 @@ export type RebuildProgress = { projection: string; position: bigint; head: bigi
  * read models keep serving meanwhile, and their replay guard makes the swap safe while a server is running.
  */
 export async function rebuildProjection(
-  services: Services,
+  services: Pick<Services, 'eventStore' | 'readStore' | 'projections'>,
   projection: Projection,
   options: { swap: boolean; fresh?: boolean; onProgress?: (progress: RebuildProgress) => void },
 ) {

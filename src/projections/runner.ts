@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import type { EventStore, RecordedEvent, Subscription, SubscriptionItem } from '../eventstore/port';
 import { categoryOf } from '../eventstore/port';
 import type { Doc, DocumentChange, ReadStore } from '../readstore/port';
-import { applyEvent, documentKey, DocumentKey, Projection } from '../../projections/projection';
+import { applyEvent, checkpointName, documentKey, DocumentKey, Projection } from '../../projections/projection';
+import { rebuildProjection } from './rebuild';
 import type { Logger } from '../logger';
 import { upcast } from '../commands/upcasting';
 
@@ -30,7 +31,7 @@ export type RunOptions = {
   untilCaughtUp?: boolean;
 };
 
-export const checkpointName = (p: Projection) => `${p.name}:v${p.version}`;
+export { checkpointName };
 
 export type ProgressListener = (name: string, position: bigint, caughtUp: boolean) => void;
 
@@ -80,11 +81,12 @@ export class ProjectionRunner {
   }
 
   async start() {
+    const elsewhere = this.offload ? this.projections.filter((p) => p.lag === 'async') : [];
     for (const p of this.projections) {
       for (const [collection, indexes] of Object.entries(p.collections)) await this.readStore.ensureIndexes(collection, indexes);
+      if (!elsewhere.includes(p)) await this.rebuildIfNewVersion(p);
       this.positions.set(p.name, (await this.readStore.getCheckpoint(checkpointName(p))) ?? 0n);
     }
-    const elsewhere = this.offload ? this.projections.filter((p) => p.lag === 'async') : [];
     const groups = new Map<string, Projection[]>();
     for (const p of this.projections) {
       if (elsewhere.includes(p)) continue;
@@ -101,6 +103,21 @@ export class ProjectionRunner {
         this.advance(p, position);
       });
     }
+  }
+
+  /**
+   * Documents but no checkpoint for this version: the projection's version was bumped (its document shape changed)
+   * or its checkpoint was lost. Replaying into the old documents would be skipped by their replay guard, so the new
+   * version is built beside them from position zero and swapped in before the projection goes live.
+   */
+  private async rebuildIfNewVersion(p: Projection) {
+    if ((await this.readStore.getCheckpoint(checkpointName(p))) !== null) return;
+    let documents = 0;
+    for (const collection of Object.keys(p.collections)) documents += await this.readStore.count(collection, {});
+    if (documents === 0) return;
+    this.logger.info('read model has no checkpoint for its version: rebuilding it from the log', { projection: p.name, version: p.version });
+    const { events } = await rebuildProjection({ eventStore: this.eventStore, readStore: this.readStore, projections: this }, p, { swap: true, fresh: true });
+    this.logger.info('read model rebuilt', { projection: p.name, version: p.version, events });
   }
 
   /** Every batch any projection commits, and whether it reached the head (what an offloaded runner reports). */

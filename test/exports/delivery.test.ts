@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { BatchExportWorker } from '../../src/exports';
-import { ingestionStream, IngestedEventData } from '../../src/ingestion/stored-event';
+import { ingestionStream, IngestedEventData } from '../../domain/ingestion/ingested-event';
 import { PROJECT_KEY, startTestChronicle, TestChronicle } from '../support/chronicle';
 import { freePort, startPostgres, TestPostgres } from '../support/postgres';
 import { startReceiver } from '../support/http-receiver';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../../src/container';
-import { INGESTED_EVENT_TYPE, IngestedEventData, ingestionStream } from '../../src/ingestion/stored-event';
+import { INGESTED_EVENT_TYPE, IngestedEventData, ingestionStream } from '../../domain/ingestion/ingested-event';
 
-/** Stores analytics events the way ingestion does (stored-event.ts), so exports read what /batch/ would write. */
+/** Stores analytics events the way ingestion does (domain/ingestion/ingested-event.ts), so exports read what /batch/ would write. */
 export async function ingest(services: Services, projectId: number, events: { event?: string; timestamp: string; distinct_id?: string; properties?: Record<string, unknown> }[]) {
   const stored: IngestedEventData[] = events.map((e, i) => {
     const distinctId = e.distinct_id ?? `user-${i % 7}`;

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { BatchExportWorker, WorkerOptions } from '../../src/exports/worker';
-import { ingestionStream, IngestedEventData } from '../../src/ingestion/stored-event';
+import { ingestionStream, IngestedEventData } from '../../domain/ingestion/ingested-event';
 import { PROJECT_KEY, startTestChronicle, TestChronicle } from '../support/chronicle';
 import { startReceiver } from '../support/http-receiver';
 import { startPostgres, TestPostgres } from '../support/postgres';

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
-import { ingestionStream } from '../../src/ingestion/stored-event';
+import { ingestionStream } from '../../domain/ingestion/ingested-event';
 import { addUser, PROJECT_KEY, startTestChronicle, TestChronicle } from '../support/chronicle';
 import { eventually, makeEvent, storedUuids } from './helpers';
 

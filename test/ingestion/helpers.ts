@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '../../src/eventstore/port';
-import { ingestionStream } from '../../src/ingestion/stored-event';
+import { ingestionStream } from '../../domain/ingestion/ingested-event';
 
 /** Polls until `check` returns a value (projections are asynchronous); fails after a bounded wait. */
 export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {

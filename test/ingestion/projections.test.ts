@@ -5,8 +5,8 @@ import { personsProjection } from '../../projections/persons';
 import { groupsProjection } from '../../projections/groups';
 import { eventDefinitionsProjection } from '../../projections/event-definitions';
 import { usageProjection } from '../../projections/usage';
-import { INGESTED_EVENT_TYPE, IngestedEventData, ingestionStream } from '../../src/ingestion/stored-event';
-import { mergeStates, visibleProperties } from '../../src/ingestion/property-updates';
+import { INGESTED_EVENT_TYPE, IngestedEventData, ingestionStream } from '../../domain/ingestion/ingested-event';
+import { mergeStates, visibleProperties } from '../../domain/ingestion/property-updates';
 
 let position = 0;
 function ingested(event: string, distinctId: string, timestamp: string, properties: Record<string, unknown> = {}, historical = false): ProjectedEvent {

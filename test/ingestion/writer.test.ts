@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { EmbeddedEventStore } from '../../src/eventstore/embedded';
 import type { EventStore, NewEvent } from '../../src/eventstore/port';
 import { EmbeddedReadStore } from '../../src/readstore/embedded';
-import { IngestedEventData } from '../../src/ingestion/stored-event';
+import { IngestedEventData } from '../../domain/ingestion/ingested-event';
 import { IndexedIngestionWriter, MAX_APPEND_BYTES, splitIntoAppends, toNewEvent } from '../../src/ingestion/writer';
 import { tempDataDir } from '../support/chronicle';
 import { storedUuids } from './helpers';

@@ -67,6 +67,22 @@ describe('projection runner', () => {
     expect(await reads.get('tallies', 'tally-b')).toMatchObject({ count: 2 });
   });
 
+  it('rebuilds a new version of a projection from the log instead of skipping what the old documents saw', async () => {
+    await runner.stop();
+    // Version 2 keeps a different document: with only the replay guard, the old documents would stay as they are.
+    const counterV2: Projection = { ...counter, version: 2, evolve: (doc, e, key) => ({ _id: key.id, count: (doc?.count ?? 0) + 1, last: e.type, kind: 'v2' }) };
+    runner = new ProjectionRunner(events, reads, [counterV2], new Logger('silent'));
+    await runner.start();
+    expect(await reads.get('tallies', 'tally-a')).toMatchObject({ count: 3, kind: 'v2' });
+    expect(await reads.get('tallies', 'tally-b')).toMatchObject({ count: 2, kind: 'v2' });
+    expect(await reads.getCheckpoint(checkpointName(counterV2))).not.toBeNull();
+    const written = await events.appendToStream('tally-a', [{ type: 'Four', data: {} }]);
+    await runner.waitFor('tally-a', written.position);
+    expect(await reads.get('tallies', 'tally-a')).toMatchObject({ count: 4, last: 'Four', kind: 'v2' });
+    await runner.stop();
+    await start();
+  });
+
   it('moves its checkpoint past events of streams it does not follow', async () => {
     const other = await events.appendToStream('elsewhere-1', [{ type: 'Noise', data: {} }]);
     expect(await runner.waitFor('tally-x', other.position)).toBe(true);
