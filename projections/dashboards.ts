@@ -96,7 +96,8 @@ export const dashboardsProjection: Projection = {
   name: 'dashboards',
   version: 1,
   categories: ['dashboard'],
-  collections: { dashboards: [['project_id', 'deleted'], ['project_id', 'deleted', 'pinned', 'name']] },
+  // The list's order (pinned first, then name, then id) is an index, so a page never sorts the whole project.
+  collections: { dashboards: [['project_id', 'deleted', '-pinned', 'name', 'id']] },
   lag: 'awaited',
   keys: (event) => [{ collection: 'dashboards', id: Number(event.streamId.slice('dashboard-'.length)) }],
   evolve(doc, event) {

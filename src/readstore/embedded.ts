@@ -90,7 +90,8 @@ export class EmbeddedReadStore implements ReadStore {
     const table = this.table(collection);
     for (const fields of indexes) {
       const name = `ix_${table}_${fields.join('_').replace(/[^A-Za-z0-9_]/g, '_')}`;
-      this.db.exec(`CREATE INDEX IF NOT EXISTS "${name}" ON "${table}" (${fields.map(fieldExpr).join(', ')})`);
+      const terms = fields.map((f) => (f.startsWith('-') ? `${fieldExpr(f.slice(1))} DESC` : fieldExpr(f)));
+      this.db.exec(`CREATE INDEX IF NOT EXISTS "${name}" ON "${table}" (${terms.join(', ')})`);
     }
   }
 

@@ -39,7 +39,7 @@ export class MongoReadStore implements ReadStore {
 
   async ensureIndexes(collection: string, indexes: string[][]) {
     for (const fields of indexes) {
-      await this.db.collection(collection).createIndex(Object.fromEntries(fields.map((f) => [f, 1])));
+      await this.db.collection(collection).createIndex(Object.fromEntries(fields.map((f) => (f.startsWith('-') ? [f.slice(1), -1] : [f, 1]))));
     }
   }
 

@@ -26,7 +26,10 @@ export interface ReadStore {
   getMany<T extends Doc = Doc>(collection: string, ids: DocumentId[]): Promise<T[]>;
   find<T extends Doc = Doc>(collection: string, filter: Filter, options?: FindOptions): Promise<T[]>;
   count(collection: string, filter: Filter): Promise<number>;
-  /** Each index is a list of (possibly dotted) field paths. */
+  /**
+   * Each index is a list of (possibly dotted) field paths, `-field` for descending: an index whose terms match a
+   * sort (directions included) serves a sorted page without sorting the whole selection.
+   */
   ensureIndexes(collection: string, indexes: string[][]): Promise<void>;
   /** Applies the changes and moves the checkpoint together: atomically where the engine allows it. */
   commit(changes: DocumentChange[], checkpoint?: Checkpoint): Promise<void>;

@@ -76,6 +76,16 @@ export function readStoreContract(makeStore: () => Promise<ReadStore>) {
     expect(await store.count(col('nothing'), {})).toBe(0);
   });
 
+  it('serves a sort from an index with descending terms, same answers as without it', async () => {
+    const c = col('sorted');
+    await store.ensureIndexes(c, [['team', '-age', 'name']]);
+    await store.commit(people.map((doc) => ({ collection: c, op: 'put', doc })));
+    const page = await store.find(c, { team: 'a' }, { sort: [['age', -1], ['name', 1]], limit: 5 });
+    expect(page.map((d) => d.name)).toEqual(['ada', 'bob']);
+    const all = await store.find(c, {}, { sort: [['age', -1], ['name', 1]] });
+    expect(all.map((d) => d.name)).toEqual(['cy', 'ada', 'bob', 'dee']);
+  });
+
   it('moves a checkpoint together with the documents', async () => {
     const name = `contract:${run}`;
     expect(await store.getCheckpoint(name)).toBeNull();
