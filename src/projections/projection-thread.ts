@@ -8,7 +8,8 @@ import { Logger } from '../logger';
 import { ProjectionRunner } from './runner';
 import type { FromWorker, ToWorker, WorkerInput } from './worker';
 
-const PROJECTION_THREAD_NICE = 10;
+/** The lowest priority: under a load that fills both cores, acknowledgements get the CPU and read models wait. */
+const PROJECTION_THREAD_NICE = 19;
 
 /** The body of the projection thread (see worker.ts): a runner over its share of the projections, reporting back. */
 async function main() {

@@ -20,6 +20,12 @@ const LINGER_MS = 5;
  * when re-reading beats a second subscription.)
  */
 const JOIN_GAP = 20_000n;
+/**
+ * A batch that changed no document moves the checkpoint in memory only, and on disk once it is this far (in log
+ * positions) past the stored one: a read model that does not follow ingestion's streams would otherwise write a
+ * checkpoint for every ingested batch. Restarting from a slightly older checkpoint only re-reads events it skips.
+ */
+const IDLE_CHECKPOINT_GAP = 100_000n;
 
 export type RunOptions = {
   /** Physical collection names: the live ones, or `<name>__rebuild` while a rebuild fills new ones. */
@@ -47,6 +53,8 @@ type Follower = {
   checkpoint: string;
   collection: (logical: string) => string;
   at: bigint;
+  /** The checkpoint as stored (`at` may be ahead of it, see IDLE_CHECKPOINT_GAP). */
+  saved: bigint;
   onProgress: (position: bigint, events: number) => void;
   onCaughtUp: () => void;
 };
@@ -185,6 +193,7 @@ export class ProjectionRunner {
       checkpoint: checkpointName(p),
       collection: (c) => c,
       at: 0n,
+      saved: 0n,
       onProgress: (position) => this.advance(p, position),
       onCaughtUp: () => this.caughtUp.add(p.name),
     };
@@ -196,7 +205,7 @@ export class ProjectionRunner {
    */
   private async runGroup(group: Projection[]) {
     const followers = group.map((p) => this.liveFollower(p));
-    for (const f of followers) f.at = (await this.readStore.getCheckpoint(f.checkpoint)) ?? 0n;
+    for (const f of followers) f.at = f.saved = (await this.readStore.getCheckpoint(f.checkpoint)) ?? 0n;
     const lead = followers.reduce((max, f) => (f.at > max ? f.at : max), 0n);
     let joined = followers.filter((f) => lead - f.at <= JOIN_GAP);
     const behind = followers.filter((f) => !joined.includes(f));
@@ -234,15 +243,19 @@ export class ProjectionRunner {
 
   /** One projection's subscription, into the given collections and checkpoint: what a rebuild runs. */
   async run(p: Projection, options: RunOptions = {}) {
+    const stored = (await this.readStore.getCheckpoint(options.checkpointName ?? checkpointName(p))) ?? 0n;
     const follower: Follower = {
       projection: p,
       checkpoint: options.checkpointName ?? checkpointName(p),
       collection: options.collectionName ?? ((c) => c),
-      at: (await this.readStore.getCheckpoint(options.checkpointName ?? checkpointName(p))) ?? 0n,
+      at: stored,
+      saved: stored,
       onProgress: (position, events) => options.onProgress?.(position, events),
       onCaughtUp: () => undefined,
     };
     await this.follow([follower], { untilCaughtUp: options.untilCaughtUp });
+    // A rebuild hands its checkpoint to the live read model: store exactly where it ended.
+    if (follower.at > follower.saved) await this.readStore.commit([], { name: follower.checkpoint, position: follower.at });
   }
 
   /**
@@ -357,6 +370,8 @@ export class ProjectionRunner {
       const collection = f.collection(key.collection);
       return doc ? { collection, op: 'put', doc } : { collection, op: 'delete', id: key.id };
     });
+    if (changes.length === 0 && position - f.saved < IDLE_CHECKPOINT_GAP) return;
     await this.readStore.commit(changes, { name: f.checkpoint, position });
+    f.saved = position;
   }
 }

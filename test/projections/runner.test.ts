@@ -83,10 +83,17 @@ describe('projection runner', () => {
     await start();
   });
 
-  it('moves its checkpoint past events of streams it does not follow', async () => {
+  it('moves past events of streams it does not follow without writing a checkpoint for each', async () => {
+    const stored = await reads.getCheckpoint(checkpointName(counter));
     const other = await events.appendToStream('elsewhere-1', [{ type: 'Noise', data: {} }]);
     expect(await runner.waitFor('tally-x', other.position)).toBe(true);
-    expect(await reads.getCheckpoint(checkpointName(counter))).toBeGreaterThanOrEqual(other.position);
+    expect(await reads.getCheckpoint(checkpointName(counter))).toBe(stored);
+    // A restart from the older checkpoint re-reads only what it skips, and applies nothing twice.
+    await runner.stop();
+    await start();
+    const written = await events.appendToStream('tally-b', [{ type: 'Three', data: {} }]);
+    await runner.waitFor('tally-b', written.position);
+    expect(await reads.get('tallies', 'tally-b')).toMatchObject({ count: 3 });
   });
 });
 
