@@ -73,8 +73,9 @@ export type AddCollaborator = Command<
 >;
 export type RemoveCollaborator = Command<'RemoveCollaborator', { actor: Actor; userUuid: string }>;
 
-export type ChangeSharing = Command<'ChangeSharing', { enabled: boolean }>;
-export type RefreshSharingToken = Command<'RefreshSharingToken', { accessToken: string }>;
+/** Publishing a dashboard (or changing its public link) is an edit: a restricted dashboard needs edit rights. */
+export type ChangeSharing = Command<'ChangeSharing', { actor: Actor; enabled: boolean }>;
+export type RefreshSharingToken = Command<'RefreshSharingToken', { actor: Actor; accessToken: string }>;
 
 export type DashboardCommand =
   | CreateDashboard

@@ -215,11 +215,14 @@ export function decide(command: DashboardCommand, state: DashboardState): Dashbo
     }
     case 'ChangeSharing': {
       const dashboard = live(state);
+      if (!canEdit(accessViewOf(dashboard, command.data.actor.userId), command.data.actor)) throw denied(NO_EDIT_RIGHTS);
       if (command.data.enabled === dashboard.sharingEnabled) return [];
       return [{ type: command.data.enabled ? 'DashboardSharingEnabled' : 'DashboardSharingDisabled', data: { at } }];
     }
-    case 'RefreshSharingToken':
-      live(state);
+    case 'RefreshSharingToken': {
+      const dashboard = live(state);
+      if (!canEdit(accessViewOf(dashboard, command.data.actor.userId), command.data.actor)) throw denied(NO_EDIT_RIGHTS);
       return [{ type: 'DashboardSharingTokenRefreshed', data: { accessToken: command.data.accessToken, at } }];
+    }
   }
 }

@@ -402,7 +402,7 @@ export function dashboardsRouter(services: Services) {
           await services.commands.handle(
             dashboardDecider,
             dashboardStream(doc.id),
-            { type: 'ChangeSharing', data: { enabled: body.enabled }, metadata: ctx.metadata },
+            { type: 'ChangeSharing', data: { actor: actorOf(ctx.principal, access), enabled: body.enabled }, metadata: ctx.metadata },
             { expectedRevision: ctx.ifMatch },
           );
         }
@@ -420,7 +420,7 @@ export function dashboardsRouter(services: Services) {
         const doc = await dashboardOf(access.project, ctx.req.params.dashboard_id);
         await services.commands.handle(dashboardDecider, dashboardStream(doc.id), {
           type: 'RefreshSharingToken',
-          data: { accessToken: generateToken('', 22) },
+          data: { actor: actorOf(ctx.principal, access), accessToken: generateToken('', 22) },
           metadata: ctx.metadata,
         });
         const updated = await dashboardOf(access.project, String(doc.id));

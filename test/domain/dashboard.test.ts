@@ -252,19 +252,27 @@ describe('dashboard decider: collaborators', () => {
 
 describe('dashboard decider: sharing', () => {
   it('enables and disables, recording nothing when unchanged', () => {
-    spec.given([created()]).when(cmd('ChangeSharing', { enabled: true })).then([{ type: 'DashboardSharingEnabled', data: { at } }]);
-    spec.given([created()]).when(cmd('ChangeSharing', { enabled: false })).thenNothingHappened();
+    spec.given([created()]).when(cmd('ChangeSharing', { actor: member, enabled: true })).then([{ type: 'DashboardSharingEnabled', data: { at } }]);
+    spec.given([created()]).when(cmd('ChangeSharing', { actor: member, enabled: false })).thenNothingHappened();
     spec
       .given([created(), { type: 'DashboardSharingEnabled', data: { at } }])
-      .when(cmd('ChangeSharing', { enabled: false }))
+      .when(cmd('ChangeSharing', { actor: member, enabled: false }))
       .then([{ type: 'DashboardSharingDisabled', data: { at } }]);
   });
 
   it('refreshes the token with the one given', () => {
-    spec.given([created()]).when(cmd('RefreshSharingToken', { accessToken: 'new' })).then([{ type: 'DashboardSharingTokenRefreshed', data: { accessToken: 'new', at } }]);
+    spec.given([created()]).when(cmd('RefreshSharingToken', { actor: member, accessToken: 'new' })).then([{ type: 'DashboardSharingTokenRefreshed', data: { accessToken: 'new', at } }]);
+  });
+
+  it('needs edit rights on a restricted dashboard to publish it or change its link', () => {
+    const restricted = created({ restrictionLevel: 37 });
+    spec.given([restricted]).when(cmd('ChangeSharing', { actor: member, enabled: true })).thenThrows({ kind: 'permission', detail: "You don't have edit permissions for this dashboard." });
+    spec.given([restricted]).when(cmd('RefreshSharingToken', { actor: member, accessToken: 'x' })).thenThrows({ kind: 'permission' });
+    spec.given([restricted]).when(cmd('ChangeSharing', { actor: creator, enabled: true })).then([{ type: 'DashboardSharingEnabled', data: { at } }]);
+    spec.given([restricted]).when(cmd('ChangeSharing', { actor: admin, enabled: true })).then([{ type: 'DashboardSharingEnabled', data: { at } }]);
   });
 
   it('hides the sharing of a deleted dashboard', () => {
-    spec.given([created(), { type: 'DashboardDeleted', data: { at } }]).when(cmd('ChangeSharing', { enabled: true })).thenThrows({ kind: 'not_found' });
+    spec.given([created(), { type: 'DashboardDeleted', data: { at } }]).when(cmd('ChangeSharing', { actor: member, enabled: true })).thenThrows({ kind: 'not_found' });
   });
 });
