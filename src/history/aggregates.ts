@@ -7,6 +7,7 @@ import { personalApiKeyDecider } from '../../domain/personal-api-key';
 import { pluginDecider } from '../../domain/plugin';
 import { projectDecider } from '../../domain/project';
 import { sessionDecider } from '../../domain/session';
+import { uniqueValueDecider } from '../../domain/unique-value';
 import { userDecider } from '../../domain/user';
 import { verifiedDomainDecider } from '../../domain/verified-domain';
 
@@ -22,4 +23,5 @@ export const aggregatesByCategory: Record<string, Pick<Decider<any, any, any>, '
   plugin: pluginDecider,
   batch_export: batchExportDecider,
   batch_export_run: batchExportRunDecider,
+  unique_value: uniqueValueDecider,
 };

@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { claimUniqueValue, releaseUniqueValue, type UniqueKind } from '../commands/unique-values';
 import { Router } from 'express';
 import { z } from 'zod';
 import { ensureDomainAdmin, verifiedDomainDecider, verifiedDomainStream } from '../../domain/verified-domain';
+import { normalizeDomain } from '../../domain/verified-domain/rules';
 import type { Services } from '../container';
 import type { TxtLookup } from '../dns/port';
 import { NodeTxtLookup, parseDnsServers } from '../dns/resolver';
@@ -47,6 +49,15 @@ export function serializeDomain(doc: Doc) {
  * Verified domains of an organization. Verification is I/O, so it happens here: the router asks DNS for the
  * challenge record and the command carries the answer, keeping the decider pure. `dns` is replaceable for tests.
  */
+/** Domain names are unique across all organizations while their domain lives. */
+const DOMAIN_NAME: UniqueKind = {
+  kind: 'domain_name',
+  holderStream: verifiedDomainStream,
+  deletedEvent: 'DomainDeleted',
+  takenDetail: 'domain with this domain already exists.',
+  attr: 'domain',
+};
+
 export function domainsRouter(services: Services, dns: TxtLookup = new NodeTxtLookup(parseDnsServers(services.config.DNS_SERVERS))) {
   const router = Router();
   const base = '/api/organizations/:organization_id/domains/';
@@ -86,8 +97,12 @@ export function domainsRouter(services: Services, dns: TxtLookup = new NodeTxtLo
         const { organization, membership } = await adminAccess(ctx);
         const body = parseBody(ctx.req, createBody);
         const id = randomUUID();
-        const domainTaken = (await services.readStore.count('verified_domains', { domain: body.domain.trim().toLowerCase() })) > 0;
-        const { revision } = await services.commands.handle(verifiedDomainDecider, verifiedDomainStream(id), {
+        const name = normalizeDomain(body.domain);
+        // The claim makes two simultaneous creates of one name race-free; the read model also knows names taken
+        // before claims existed.
+        await claimUniqueValue(services, ctx.metadata, DOMAIN_NAME, name, id);
+        const domainTaken = (await services.readStore.count('verified_domains', { domain: name })) > 0;
+        const create = services.commands.handle(verifiedDomainDecider, verifiedDomainStream(id), {
           type: 'CreateDomain',
           data: {
             id,
@@ -101,6 +116,10 @@ export function domainsRouter(services: Services, dns: TxtLookup = new NodeTxtLo
             samlX509Cert: body.saml_x509_cert,
           },
           metadata: ctx.metadata,
+        });
+        const { revision } = await create.catch(async (error) => {
+          await releaseUniqueValue(services, ctx.metadata, DOMAIN_NAME, name, id);
+          throw error;
         });
         return created(serializeDomain((await load(id))!), revision);
       },
@@ -154,6 +173,8 @@ export function domainsRouter(services: Services, dns: TxtLookup = new NodeTxtLo
           { type: 'DeleteDomain', data: { organizationId: organization.id, actorLevel: membership.level }, metadata: ctx.metadata },
           { expectedRevision: ctx.ifMatch },
         );
+        // Frees the name (a crash before this leaves a claim whose holder is deleted: the next claim takes it over).
+        await releaseUniqueValue(services, ctx.metadata, DOMAIN_NAME, doc.domain, doc.id);
         return empty(204);
       },
     },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { verifiedDomainDecider, verifiedDomainStream } from '../../domain/verified-domain';
 import { addUser, startTestChronicle, TestChronicle } from '../support/chronicle';
 import { DnsTestServer, startDnsServer } from '../support/dns-server';
 
@@ -75,6 +76,25 @@ describe('verified domains', () => {
     await c.api('get', `${url}${first.body.id}/`).expect(404);
     const taken = await c.api('post', `/api/organizations/${otherOrg}/domains/`).send({ domain: 'unique.example.com' }).expect(201);
     await c.api('get', `${url}${taken.body.id}/`).expect(404);
+  });
+
+  it('gives a name to exactly one of many simultaneous creates, across organizations', async () => {
+    const attempts = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => c.api('post', i % 2 ? `/api/organizations/${otherOrg}/domains/` : url).send({ domain: 'race.example.com' })),
+    );
+    expect(attempts.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const r of attempts.filter((r) => r.status !== 201)) expect(r.body).toMatchObject({ type: 'validation_error', code: 'unique', attr: 'domain' });
+  });
+
+  it('frees the name of a domain whose deletion was not followed by its release (a crash in between)', async () => {
+    const first = await create('crashed.example.com').expect(201);
+    // Delete through the command alone, as if the process died before releasing the name.
+    await c.services.commands.handle(verifiedDomainDecider, verifiedDomainStream(first.body.id), {
+      type: 'DeleteDomain',
+      data: { organizationId: c.organizationId, actorLevel: 15 },
+      metadata: { now: new Date().toISOString() },
+    });
+    await create('crashed.example.com').expect(201);
   });
 
   it('lists the organization\'s domains ordered by domain, paginated', async () => {
