@@ -6,7 +6,8 @@ import { isExpired } from '../../domain/organization/invites';
 import { userDecider, userStream } from '../../domain/user';
 import type { Services } from '../container';
 import { userSummary, type ApiKeyDoc, type InviteDoc, type MemberDoc, type OrganizationDoc, type ProjectDoc, type UserDoc } from '../identity/documents';
-import { createUser } from '../identity/provisioning';
+import { releaseUniqueValue } from '../commands/unique-values';
+import { createUser, USER_EMAIL } from '../identity/provisioning';
 import { hashPassword } from '../identity/secrets';
 import { created, ok, publicResource, resource } from './endpoint';
 import { apiErrors } from './errors';
@@ -82,6 +83,7 @@ export function usersRouter(services: Services) {
           });
         } catch (error) {
           await services.commands.handle(userDecider, userStream(user.id), { type: 'CancelSignUp', data: {}, metadata: acting });
+          await releaseUniqueValue(services, acting, USER_EMAIL, user.email, String(user.id));
           throw error;
         }
         const organization = await services.readStore.get<OrganizationDoc>('organizations', invite.organization_id);

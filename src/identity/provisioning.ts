@@ -5,6 +5,7 @@ import { personalApiKeyDecider, personalApiKeyStream } from '../../domain/person
 import { projectDecider, projectStream } from '../../domain/project';
 import { userDecider, userStream } from '../../domain/user';
 import { allocateId } from '../commands/ids';
+import { claimUniqueValue, releaseUniqueValue, type UniqueKind } from '../commands/unique-values';
 import type { Services } from '../container';
 import type { OrganizationSettings } from '../../domain/organization/commands';
 import type { MemberDoc, OrganizationDoc, UserDoc } from './documents';
@@ -23,13 +24,29 @@ export async function createUser(
 ) {
   const id = await allocateId(services.eventStore, 'user');
   const uuid = randomUUID();
-  await services.commands.handle(userDecider, userStream(id), {
-    type: 'SignUpUser',
-    data: { id, uuid, email: normalizeEmail(input.email), firstName: input.firstName, lastName: input.lastName ?? '', distinctId: randomBytes(24).toString('base64url'), passwordHash: input.passwordHash },
-    metadata,
-  });
-  return { id, uuid };
+  const email = normalizeEmail(input.email);
+  await claimUniqueValue(services, metadata, USER_EMAIL, email, String(id));
+  await services.commands
+    .handle(userDecider, userStream(id), {
+      type: 'SignUpUser',
+      data: { id, uuid, email, firstName: input.firstName, lastName: input.lastName ?? '', distinctId: randomBytes(24).toString('base64url'), passwordHash: input.passwordHash },
+      metadata,
+    })
+    .catch(async (error) => {
+      await releaseUniqueValue(services, metadata, USER_EMAIL, email, String(id));
+      throw error;
+    });
+  return { id, uuid, email };
 }
+
+/** One account per e-mail address, also when two signups for it arrive at once (through different invites). */
+export const USER_EMAIL: UniqueKind = {
+  kind: 'email',
+  holderStream: (holder) => userStream(Number(holder)),
+  deletedEvent: 'UserSignUpCancelled',
+  takenDetail: 'There is already an account with this email address.',
+  attr: 'email',
+};
 
 export function slugify(name: string) {
   const slug = name

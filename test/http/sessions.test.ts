@@ -144,6 +144,20 @@ describe('login, sessions, logout, signup', () => {
     expect(person.user).toMatchObject({ email, organization: { id: c.organizationId } });
   });
 
+  it('makes one account of two simultaneous signups for one e-mail through invites of two organizations', async () => {
+    const second = await c.api('post', '/api/organizations/').send({ name: 'Second for signups' }).expect(201);
+    const email = 'twice@example.com';
+    const invites = await Promise.all(
+      [c.organizationId, second.body.id].map((org) => c.api('post', `/api/organizations/${org}/invites/`).send({ target_email: email }).expect(201)),
+    );
+    const signups = await Promise.all(
+      invites.map((invite) => request(c.app).post(`/api/signup/${invite.body.id}/`).send({ first_name: 'Twice', password: 'a long enough password' })),
+    );
+    expect(signups.map((r) => r.status).sort()).toEqual([201, 400]);
+    expect(signups.find((r) => r.status === 400)!.body).toMatchObject({ code: 'unique', attr: 'email' });
+    expect(await c.services.readStore.count('users', { email })).toBe(1);
+  });
+
   describe('failed-login throttle (10 failures in 5 minutes)', () => {
     const attempt = (email: string, password: string, client: string) =>
       request(c.app).post('/api/login/').set('X-Forwarded-For', client).send({ email, password });
