@@ -17,7 +17,7 @@ import type { Context } from './endpoint';
 import { created, empty, ok, resource } from './endpoint';
 import { apiErrors } from './errors';
 import { pageOf, paginated } from './pagination';
-import { parseBody, parseWith, readJsonBody } from './validation';
+import { parseBody, parseQuery, parseWith, readJsonBody } from './validation';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LATEST_RUNS = 10;
@@ -287,10 +287,7 @@ export function batchExportsRouter(services: Services) {
       handler: async (ctx) => {
         const { organization } = await access(ctx);
         const doc = await exportOf(ctx.req, organization.id);
-        const q = parseWith(
-          z.object({ status: z.string().optional(), after: dateTime.optional(), before: dateTime.optional() }),
-          { status: str(ctx.req.query.status), after: str(ctx.req.query.after), before: str(ctx.req.query.before) },
-        );
+        const q = parseQuery(ctx.req, z.object({ status: z.string().optional(), after: dateTime.optional(), before: dateTime.optional() }));
         const filter: Filter = { batch_export_id: doc.id };
         if (q.status) filter.status = { $in: q.status.split(',').map((s) => s.trim()).filter(Boolean) };
         if (q.after || q.before) filter.data_interval_start = { ...(q.after ? { $gte: q.after } : {}), ...(q.before ? { $lt: q.before } : {}) };
@@ -331,9 +328,9 @@ export function batchExportsRouter(services: Services) {
       handler: async (ctx) => {
         const { organization } = await access(ctx);
         const doc = await exportOf(ctx.req, organization.id);
-        const q = parseWith(
+        const q = parseQuery(
+          ctx.req,
           z.object({ level: z.string().optional(), search: z.string().max(200).optional(), instance_id: z.string().optional(), after: dateTime.optional(), before: dateTime.optional() }),
-          { level: str(ctx.req.query.level), search: str(ctx.req.query.search), instance_id: str(ctx.req.query.instance_id), after: str(ctx.req.query.after), before: str(ctx.req.query.before) },
         );
         const filter: Filter = { batch_export_id: doc.id };
         if (q.level) filter.level = { $in: q.level.split(',').map((l) => l.trim().toUpperCase()).filter(Boolean) };
@@ -361,4 +358,3 @@ export function batchExportsRouter(services: Services) {
   return router;
 }
 
-const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);

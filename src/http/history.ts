@@ -35,10 +35,11 @@ type HistoryEndpoint = {
   source: HistorySource;
   path: string;
   readScope: Scope;
-  /** Checks access through the URL and names the item; `belongs` rejects a document of another parent (404). */
-  locate(ctx: Context): Promise<{ item: TrackedItem; belongs(doc: Doc): boolean }>;
-  /** How a retrieve shows the document; absent where the resource has no retrieve (members, invites). */
-  serialize?(doc: Doc, ctx: Context): Promise<unknown>;
+  /**
+   * Checks access through the URL (once per request) and names the item; `belongs` rejects a document of another
+   * parent (404); `show` is how the resource's retrieve shows a document, absent where there is no retrieve.
+   */
+  locate(ctx: Context): Promise<{ item: TrackedItem; belongs(doc: Doc): boolean; show?(doc: Doc): Promise<unknown> }>;
 };
 
 const located = (source: HistorySource, id: unknown) => {
@@ -47,92 +48,110 @@ const located = (source: HistorySource, id: unknown) => {
   return item;
 };
 
-const endpoints = (services: Services): HistoryEndpoint[] => [
-  {
-    source: dashboardHistory,
-    path: '/api/projects/:project_id/dashboards/:id/',
-    readScope: 'dashboard:read',
-    async locate(ctx) {
-      const { project } = await projectAccess(services, ctx.principal, String(ctx.req.params.project_id));
-      return { item: located(dashboardHistory, ctx.req.params.id), belongs: (doc) => doc.project_id === project.id };
-    },
-    async serialize(doc, ctx) {
-      const { membership } = await projectAccess(services, ctx.principal, String(ctx.req.params.project_id));
-      const creator = doc.created_by ? await services.readStore.get<UserDoc>('users', doc.created_by) : null;
-      return serializeDashboard(doc as any, creator, { userId: ctx.principal.user.id, organizationLevel: membership.level });
-    },
-  },
-  {
-    source: organizationHistory,
-    path: '/api/organizations/:organization_id/',
-    readScope: 'organization:read',
-    async locate(ctx) {
-      const { organization } = await organizationAccess(services, ctx.principal, String(ctx.req.params.organization_id));
-      return { item: located(organizationHistory, organization.id), belongs: () => true };
-    },
-    async serialize(doc, ctx) {
-      // Projects are not part of the organization's own stream: show the current ones beside its past fields.
-      const { organization, membership } = await organizationAccess(services, ctx.principal, String(ctx.req.params.organization_id));
-      return serializeOrganization({ ...organization, ...doc, teams: organization.teams, member_count: organization.member_count } as any, membership.level);
-    },
-  },
-  {
-    source: domainHistory,
-    path: '/api/organizations/:organization_id/domains/:id/',
-    readScope: 'organization:read',
-    async locate(ctx) {
-      const { organization } = await organizationAccess(services, ctx.principal, String(ctx.req.params.organization_id));
-      return { item: located(domainHistory, ctx.req.params.id), belongs: (doc) => doc.organization_id === organization.id };
-    },
-    serialize: async (doc) => serializeDomain(doc),
-  },
-  {
-    source: memberHistory,
-    path: '/api/organizations/:organization_id/members/:user_uuid/',
-    readScope: 'organization_member:read',
-    async locate(ctx) {
-      const { organization } = await organizationAccess(services, ctx.principal, String(ctx.req.params.organization_id));
-      const uuid = String(ctx.req.params.user_uuid);
-      const user = uuid === '@me' ? ctx.principal.user : (await services.readStore.find<UserDoc>('users', { uuid }, { limit: 1 }))[0];
-      if (!user) throw apiErrors.notFound();
-      return { item: located(memberHistory, `${organization.id}:${user.id}`), belongs: () => true };
-    },
-  },
-  {
-    source: inviteHistory,
-    path: '/api/organizations/:organization_id/invites/:id/',
-    readScope: 'organization_member:read',
-    async locate(ctx) {
-      const { organization } = await organizationAccess(services, ctx.principal, String(ctx.req.params.organization_id));
-      return { item: located(inviteHistory, `${organization.id}:${String(ctx.req.params.id)}`), belongs: () => true };
-    },
-  },
-  {
-    source: batchExportHistory,
-    path: '/api/organizations/:organization_id/batch_exports/:id/',
-    readScope: 'batch_export:read',
-    async locate(ctx) {
-      const { organization } = await organizationAccess(services, ctx.principal, String(ctx.req.params.organization_id));
-      return { item: located(batchExportHistory, ctx.req.params.id), belongs: (doc) => doc.organization_id === organization.id };
-    },
-    serialize: (doc) => serializeExport(services, doc as any),
-  },
-  ...PLUGIN_GROUPS.map(
-    (group): HistoryEndpoint => ({
-      source: pluginHistory,
-      path: `/api/organizations/:organization_id/${group}/:id/`,
-      readScope: 'plugin:read',
+const endpoints = (services: Services): HistoryEndpoint[] => {
+  const organizationOf = (ctx: Context) => organizationAccess(services, ctx.principal, String(ctx.req.params.organization_id));
+  return [
+    {
+      source: dashboardHistory,
+      path: '/api/projects/:project_id/dashboards/:id/',
+      readScope: 'dashboard:read',
       async locate(ctx) {
-        const { organization } = await organizationAccess(services, ctx.principal, String(ctx.req.params.organization_id));
-        return { item: located(pluginHistory, ctx.req.params.id), belongs: (doc) => doc.organization_id === organization.id || doc.is_global === true };
+        const { project, membership } = await projectAccess(services, ctx.principal, String(ctx.req.params.project_id));
+        return {
+          item: located(dashboardHistory, ctx.req.params.id),
+          belongs: (doc) => doc.project_id === project.id,
+          async show(doc) {
+            const creator = doc.created_by ? await services.readStore.get<UserDoc>('users', doc.created_by) : null;
+            return serializeDashboard(doc as any, creator, { userId: ctx.principal.user.id, organizationLevel: membership.level });
+          },
+        };
       },
-      async serialize(doc) {
-        const owner = await services.readStore.get<Doc>('organizations', doc.organization_id);
-        return serializePlugin(doc, (owner?.name as string | undefined) ?? null);
+    },
+    {
+      source: organizationHistory,
+      path: '/api/organizations/:organization_id/',
+      readScope: 'organization:read',
+      async locate(ctx) {
+        const { organization, membership } = await organizationOf(ctx);
+        return {
+          item: located(organizationHistory, organization.id),
+          belongs: () => true,
+          // Projects are not part of the organization's own stream: show the current ones beside its past fields.
+          show: async (doc) =>
+            serializeOrganization({ ...organization, ...doc, teams: organization.teams, member_count: organization.member_count } as any, membership.level),
+        };
       },
-    }),
-  ),
-];
+    },
+    {
+      source: domainHistory,
+      path: '/api/organizations/:organization_id/domains/:id/',
+      readScope: 'organization:read',
+      async locate(ctx) {
+        const { organization } = await organizationOf(ctx);
+        return {
+          item: located(domainHistory, ctx.req.params.id),
+          belongs: (doc) => doc.organization_id === organization.id,
+          show: async (doc) => serializeDomain(doc),
+        };
+      },
+    },
+    {
+      source: memberHistory,
+      path: '/api/organizations/:organization_id/members/:user_uuid/',
+      readScope: 'organization_member:read',
+      async locate(ctx) {
+        const { organization } = await organizationOf(ctx);
+        const uuid = String(ctx.req.params.user_uuid);
+        const user = uuid === '@me' ? ctx.principal.user : (await services.readStore.find<UserDoc>('users', { uuid }, { limit: 1 }))[0];
+        if (!user) throw apiErrors.notFound();
+        return { item: located(memberHistory, `${organization.id}:${user.id}`), belongs: () => true };
+      },
+    },
+    {
+      source: inviteHistory,
+      path: '/api/organizations/:organization_id/invites/:id/',
+      readScope: 'organization_member:read',
+      async locate(ctx) {
+        const { organization } = await organizationOf(ctx);
+        return { item: located(inviteHistory, `${organization.id}:${String(ctx.req.params.id)}`), belongs: () => true };
+      },
+    },
+    {
+      source: batchExportHistory,
+      path: '/api/organizations/:organization_id/batch_exports/:id/',
+      readScope: 'batch_export:read',
+      async locate(ctx) {
+        const { organization } = await organizationOf(ctx);
+        return {
+          item: located(batchExportHistory, ctx.req.params.id),
+          belongs: (doc) => doc.organization_id === organization.id,
+          show: (doc) => serializeExport(services, doc as any),
+        };
+      },
+    },
+    ...PLUGIN_GROUPS.map(
+      (group): HistoryEndpoint => ({
+        source: pluginHistory,
+        path: `/api/organizations/:organization_id/${group}/:id/`,
+        readScope: 'plugin:read',
+        async locate(ctx) {
+          const { organization } = await organizationOf(ctx);
+          return {
+            item: located(pluginHistory, ctx.req.params.id),
+            belongs: (doc) => doc.organization_id === organization.id || doc.is_global === true,
+            async show(doc) {
+              const owner = await services.readStore.get<Doc>('organizations', doc.organization_id);
+              return serializePlugin(doc, (owner?.name as string | undefined) ?? null);
+            },
+          };
+        },
+      }),
+    ),
+  ];
+};
+
+/** Members and invites have no retrieve in the interface: only their activity is served. */
+const WITHOUT_RETRIEVE = new Set([memberHistory, inviteHistory]);
 
 const asOfQuery = z.object({
   as_of: z
@@ -202,21 +221,21 @@ export function historyRouter(services: Services) {
         },
       },
     });
-    const serialize = endpoint.serialize;
-    if (!serialize) continue;
+    if (WITHOUT_RETRIEVE.has(endpoint.source)) continue;
     router.get(
       endpoint.path,
       conditionalOperation(services, wantsHistory, {
         scope: endpoint.readScope,
         handler: async (ctx) => {
           const query = parseQuery(ctx.req, asOfQuery);
-          const { item, belongs } = await endpoint.locate(ctx);
+          const { item, belongs, show } = await endpoint.locate(ctx);
           const timeline = await documentTimeline(services.eventStore, endpoint.source.projection, item.stream, item.key);
           const at = query.revision !== undefined ? { revision: BigInt(query.revision) } : { asOf: new Date(query.as_of!) };
           const doc = documentAsOf(timeline, at);
           if (!doc || !belongs(doc)) throw apiErrors.notFound();
           const last = timeline.filter((e) => e.after === doc).pop();
-          return ok(await serialize(doc, ctx), last?.event.revision);
+          if (!show) throw apiErrors.notFound();
+          return ok(await show(doc), last?.event.revision);
         },
       }),
     );

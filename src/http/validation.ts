@@ -95,6 +95,7 @@ export function parseBody<S extends z.ZodType>(req: Request, schema: S): z.outpu
   return parseWith(schema, body);
 }
 
+/** An empty query parameter (`?after=`) means the filter is not set, as in the reference's filter sets. */
 export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
-  return parseWith(schema, req.query);
+  return parseWith(schema, Object.fromEntries(Object.entries(req.query).filter(([, value]) => value !== '')));
 }

@@ -283,6 +283,10 @@ describe('batch exports API', () => {
       expect(runs.body.results).toEqual(got.body.latest_runs);
       const filtered = await c.api('get', `${url}${exportId}/runs/?status=Failed`).expect(200);
       expect(filtered.body.count).toBe(0);
+      // An empty filter is no filter; a repeated one is refused rather than silently ignored.
+      expect((await c.api('get', `${url}${exportId}/runs/?status=&after=`).expect(200)).body.count).toBe(3);
+      const twice = await c.api('get', `${url}${exportId}/runs/?status=Failed&status=Completed`).expect(400);
+      expect(twice.body).toMatchObject({ type: 'validation_error', attr: 'status' });
       // A second backfill over the same stretch adds no run.
       await c.api('post', `${url}${exportId}/backfill/`).send({ start_at: '2025-07-01T00:00:00Z', end_at: '2025-07-01T03:00:00Z' }).expect(200);
       await worker.tick();
