@@ -9,6 +9,7 @@ import { requireSession } from './access';
 import type { Principal } from './auth';
 import { created, empty, ok, resource } from './endpoint';
 import { apiErrors } from './errors';
+import { pageOf, paginated } from './pagination';
 import { serializePersonalApiKey } from './serializers';
 import { parseBody } from './validation';
 
@@ -39,9 +40,13 @@ export function personalApiKeysRouter(services: Services) {
   resource(router, services, '/api/personal_api_keys/', {
     get: {
       scope: null,
-      handler: async ({ principal }) => {
-        const keys = await services.readStore.find<ApiKeyDoc>('personal_api_keys', { user_id: principal.user.id }, { sort: [['created_at', -1]] });
-        return ok(keys.map(serializePersonalApiKey));
+      // Paginated like every list (decisions.md), although the reference answers a plain array here.
+      handler: async ({ req, principal }) => {
+        const page = pageOf(req);
+        const filter = { user_id: principal.user.id };
+        const count = await services.readStore.count('personal_api_keys', filter);
+        const keys = await services.readStore.find<ApiKeyDoc>('personal_api_keys', filter, { sort: [['created_at', -1]], skip: page.offset, limit: page.limit });
+        return ok(paginated(req, services.config.PUBLIC_URL, page, count, keys.map(serializePersonalApiKey)));
       },
     },
     post: {

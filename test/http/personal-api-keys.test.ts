@@ -19,7 +19,8 @@ describe('personal API keys', () => {
     const value = res.body.value;
     const list = await admin.call('get', '/api/personal_api_keys/').expect(200);
     expect(JSON.stringify(list.body)).not.toContain(value);
-    expect(list.body.map((k: { id: string }) => k.id)).toContain(res.body.id);
+    expect(list.body).toMatchObject({ next: null, previous: null });
+    expect(list.body.results.map((k: { id: string }) => k.id)).toContain(res.body.id);
     const one = await admin.call('get', `/api/personal_api_keys/${res.body.id}/`).expect(200);
     expect(one.body).not.toHaveProperty('value');
     const events = await c.services.eventStore.readAll({ maxCount: 1_000_000 });
@@ -60,7 +61,7 @@ describe('personal API keys', () => {
     const other = await inviteAndSignUp(c, { level: 1 });
     await other.call('delete', `/api/personal_api_keys/${made.body.id}/`).expect(404);
     await other.call('get', `/api/personal_api_keys/${made.body.id}/`).expect(404);
-    expect((await other.call('get', '/api/personal_api_keys/').expect(200)).body).toEqual([]);
+    expect((await other.call('get', '/api/personal_api_keys/').expect(200)).body.results).toEqual([]);
     const res = await admin.call('delete', `/api/personal_api_keys/${made.body.id}/`).expect(204);
     expect(res.text).toBe('');
     const after = await c.api('get', '/api/users/@me/', made.body.value).expect(401);
@@ -97,7 +98,7 @@ describe('personal API keys', () => {
       const first = await eventually(() => lastUsed(made.id));
       expect(Date.parse(first)).toBeGreaterThanOrEqual(Date.parse(made.created_at));
       expect(await usedEvents(made.id)).toBe(1);
-      const listed = (await admin.call('get', '/api/personal_api_keys/').expect(200)).body.find((k: { id: string }) => k.id === made.id);
+      const listed = (await admin.call('get', '/api/personal_api_keys/').expect(200)).body.results.find((k: { id: string }) => k.id === made.id);
       expect(listed.last_used_at).toBe(first);
 
       // Within the hour: the key is read as recently used, so no write is even attempted.
